@@ -1,0 +1,55 @@
+"""`cardtable floor --config FILE` runs the floor screen; `cardtable floor hash-password` hashes one."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import logging
+import sys
+
+from controller.errors import UsageError
+
+NAME = "floor"
+HELP = "serve the floor screen (alerts, table view, acknowledgements) from the MQTT broker"
+DESCRIPTION = ("Subscribe to every table's alerts, state, hands and status, store them (SQLite, or "
+               "PostgreSQL when store.dsn is set) and serve the floor page. "
+               "`cardtable floor hash-password` prints a password hash for the config's [users] section.")
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="floor config (TOML); see config/floor.example.toml")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every broker (re)connect and login")
+    sub = p.add_subparsers(dest="floor_command", title="subcommand (optional)", metavar="hash-password")
+    h = sub.add_parser("hash-password", help="print a scrypt hash for users.<name>.hash")
+    h.add_argument("--stdin", action="store_true", help="read the password from standard input (one line)")
+
+
+def _hash_password(args: argparse.Namespace) -> int:
+    from controller.floor.auth import hash_password
+
+    if args.stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = getpass.getpass("Password: ")
+        if getpass.getpass("Again: ") != password:
+            raise UsageError("the two passwords differ")
+    if len(password) < 8:
+        raise UsageError("password too short (at least 8 characters)")
+    print(hash_password(password))
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.floor_command == "hash-password":
+        return _hash_password(args)
+    if not args.config:
+        raise UsageError("--config FILE is required (see config/floor.example.toml)")
+    from controller.floor.app import serve
+    from controller.floor.config import load_config
+
+    cfg = load_config(args.config)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    asyncio.run(serve(cfg))
+    return 0

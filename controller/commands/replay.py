@@ -1,0 +1,82 @@
+"""`cardtable replay LOG.jsonl`: feed an event log through the rules core and print its alerts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from controller.core.alerts import Alert
+from controller.core.engine import Engine, HandSummary
+from controller.core.eventlog import LogError, read_events
+from controller.core.history import PhhCollector
+from controller.core.profiles import DEFAULT_PROFILE, PROFILES
+
+NAME = "replay"
+HELP = "replay a table event log (JSON Lines) and print the alerts it raises"
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", help="event log, JSON Lines (interfaces.md §1); '-' for standard input")
+    p.add_argument("--json", action="store_true", help="print alerts as JSON Lines")
+    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(PROFILES), help="rulebook profile")
+    p.add_argument("--table", default="t1", help="table id used in alert ids (default t1)")
+    p.add_argument("--phh", metavar="OUT.phhs", help="also write every finished hand in PHH format (a PHHS "
+                   "file); the last hand is settled at the end of the log for it (its alerts not printed)")
+    p.add_argument("--keep-going", action="store_true",
+                   help="print events the rules reject (BAD_EVENT) like any alert instead of stopping with "
+                        "exit 2 (the daemon replays its journal this way)")
+    p.add_argument("--summaries", action="store_true",
+                   help="with --json, also print each finished hand's summary as {\"type\": \"hand\", …}")
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = PROFILES[args.profile]
+    engine = Engine(table=args.table, profile=profile)
+    try:
+        stream = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        print(f"cardtable replay: cannot read {args.log}: {exc.strerror}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    phh = PhhCollector() if args.phh else None
+    try:
+        with stream:
+            for line, event in read_events(stream, max_seat=profile.max_seats):
+                for outcome in engine.feed(event):
+                    if phh is not None:
+                        _collect(phh, outcome)
+                    if isinstance(outcome, Alert):
+                        if outcome.code == "BAD_EVENT" and not args.keep_going:
+                            out.flush()
+                            print(f"cardtable replay: {args.log}: line {line}: {outcome.message} "
+                                  f"(use --keep-going to continue past it)", file=sys.stderr)
+                            return 2
+                        out.write((outcome.dumps() if args.json else outcome.line()) + "\n")
+                    elif args.json and args.summaries:
+                        body = {"type": "hand", "hand": outcome.hand, "t": outcome.t, **outcome.payload}
+                        out.write(json.dumps(body, separators=(",", ":"), sort_keys=True, default=str) + "\n")
+    except LogError as exc:
+        out.flush()
+        print(f"cardtable replay: {args.log}: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"cardtable replay: {args.log}: not UTF-8 text ({exc.reason})", file=sys.stderr)
+        return 2
+    if phh is not None:
+        for outcome in engine.finish(engine.last_t):
+            _collect(phh, outcome)
+        try:
+            with open(args.phh, "w", encoding="utf-8") as fh:
+                fh.write(phh.text())
+        except OSError as exc:
+            print(f"cardtable replay: cannot write {args.phh}: {exc.strerror}", file=sys.stderr)
+            return 2
+    return 0
+
+
+def _collect(phh: PhhCollector, outcome: Alert | HandSummary) -> None:
+    if isinstance(outcome, Alert):
+        phh.alert(outcome)
+    else:
+        phh.summary(outcome.hand, outcome.payload)

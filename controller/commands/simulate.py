@@ -1,0 +1,225 @@
+"""`cardtable simulate`: a virtual table plays hands through the adapters into the same daemon as `run`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import logging
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from controller.commands.run import report_errors
+from controller.config import Config, parse_config
+from controller.core.alerts import Alert
+from controller.core.engine import Outcome
+from controller.core.events import Event
+from controller.core.profiles import DEFAULT_PROFILE, PROFILES
+from controller.daemon.app import Daemon
+from controller.daemon.simdrive import Route, SimDriver, VirtualClock
+from controller.daemon.simview import View
+from controller.errors import UsageError
+from controller.hardware.base import Source
+
+NAME = "simulate"
+HELP = "play a virtual table through the adapters into the daemon and score the rules core"
+
+
+def _speed(text: str) -> float | None:
+    if text == "fast":
+        return None
+    if text == "real":
+        return 1.0
+    try:
+        value = float(text.removesuffix("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected fast, real or a factor like 10, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("the speed factor must be positive")
+    return value
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
+    return value
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--hands", type=int, default=20, help="hands to play (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same hands)")
+    p.add_argument("--seats", type=int, default=9, help="seats at the table, 2…10 (default 9)")
+    p.add_argument("--speed", type=_speed, default=None, metavar="fast|real|N",
+                   help="fast (default: as fast as the daemon takes events), real, or N× real time")
+    p.add_argument("--inject", type=_share, default=0.3, metavar="RATE",
+                   help="share of hands with one dealer error from the catalogue (default 0.3)")
+    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(PROFILES), help="rulebook profile")
+    p.add_argument("--broker", metavar="URL",
+                   help="publish to this MQTT broker (mqtt://[user:pass@]host[:port], mqtts:// for TLS); "
+                        "without it nothing is published")
+    p.add_argument("--log", type=Path, metavar="FILE", help="write the session's event journal here")
+    p.add_argument("--json", action="store_true", help="alerts and the summary as JSON Lines, no view")
+    p.add_argument("--direct", action="store_true",
+                   help="hand events straight to the daemon instead of through the emulated hardware")
+    p.add_argument("--state-dir", type=Path, metavar="DIR",
+                   help="keep journal and outbox here and resume a killed run (implies --direct)")
+    p.add_argument("--table", default="sim", help="table id (default sim)")
+    p.add_argument("--camera", action="store_true",
+                   help="an overhead camera watches the virtual table: exposures and the board count come "
+                        "from rendered frames through the real vision pipeline (slower: ~0.3 s per frame)")
+    p.add_argument("--drain", type=float, default=10.0, metavar="S",
+                   help="with --broker: wait up to S seconds after the last hand for the outbox to empty")
+
+
+def broker_settings(url: str, tmp: Path) -> dict[str, Any]:
+    parts = urlsplit(url if "://" in url else f"mqtt://{url}")
+    if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+        raise UsageError(f"--broker {url}: expected mqtt://host[:port] or mqtts://host[:port]")
+    try:
+        port = parts.port or (8883 if parts.scheme == "mqtts" else 1883)
+    except ValueError:
+        raise UsageError(f"--broker {url}: bad port") from None
+    mqtt: dict[str, Any] = {"enabled": True, "host": parts.hostname, "port": port,
+                            "tls": parts.scheme == "mqtts", "backoff_min_s": 0.2, "backoff_max_s": 5.0}
+    if parts.username:
+        creds = tmp / "mqtt.credentials"
+        creds.write_text(f"{parts.username}:{parts.password or ''}\n", encoding="utf-8")
+        creds.chmod(0o600)
+        mqtt["credentials_file"] = str(creds)
+    return mqtt
+
+
+def build_config(args: argparse.Namespace, state_dir: Path) -> Config:
+    mqtt = broker_settings(args.broker, state_dir) if args.broker else {"enabled": False}
+    return parse_config({"state_dir": str(state_dir), "mqtt": mqtt,
+                         "table": {"id": args.table, "seats": max(args.seats, 2), "profile": args.profile},
+                         "health": {"interval_s": 1.0}})
+
+
+def hardware_routes(daemon: Daemon, clock: VirtualClock, seats: int) -> tuple[list[Source], list[Route]]:
+    """The emulated hardware: reader hub behind a pty, MockFactory pins for the knock and the console.
+
+    Falls back to direct delivery (with a note on stderr) when the bridge's emulator is not installed.
+    """
+    try:
+        simhw = importlib.import_module("controller.daemon.simhw")
+    except ImportError as exc:
+        print(f"cardtable {NAME}: emulated hardware unavailable ({exc}); events go direct", file=sys.stderr)
+        return [], []
+    sources, routes = simhw.build_hardware(clock=clock, seats=seats, health=daemon.health)
+    return list(sources), list(routes)
+
+
+async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> dict[str, Any]:
+    from controller.sim.score import score
+    from controller.sim.table import VirtualTable
+
+    clock = VirtualClock(daemon.journal.last_t)
+    daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
+    daemon.health.clock = clock
+    table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile)
+    sources: list[Source] = []
+    routes: list[Route] = []
+    direct = args.direct or args.state_dir is not None
+    if not direct:
+        sources, routes = hardware_routes(daemon, clock, args.seats)
+    if args.camera:
+        from controller.vision.virtual import CameraRoute
+        routes.insert(0, CameraRoute(seed=args.seed))  # owns `exposed`: the camera must see the card
+    view = View(out=out, json_mode=args.json, total=args.hands, speed=args.speed, tty=out.isatty())
+    driver = SimDriver(table.hands(args.hands), clock=clock, routes=routes, speed=args.speed,
+                       skip=daemon.recovered, on_hand=view.hand_done)
+    alerts: list[Alert] = []
+
+    def observe(event: Event | None, outcomes: list[Outcome]) -> None:
+        driver.observe(event, outcomes)
+        new = [o for o in outcomes if isinstance(o, Alert)]
+        alerts.extend(a for a in new if a.code != "HEALTH")
+        view.update(event, daemon.engine.public_state(), new)
+
+    daemon.observers.append(observe)
+    stop = asyncio.Event()
+    left = {"pending": 0}
+
+    async def finish() -> None:
+        await driver.finished.wait()
+        if daemon.publisher is not None:  # give the outbox a chance to drain (the broker may be away)
+            deadline = time.monotonic() + args.drain
+            while daemon.outbox.pending_count() and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            left["pending"] = daemon.outbox.pending_count()
+        stop.set()
+
+    started = time.monotonic()
+    async with asyncio.TaskGroup() as tg:
+        tg.create_task(daemon.run([*sources, driver], stop=stop), name="daemon")
+        tg.create_task(finish(), name="finish")
+    view.close()
+    if daemon.recovered:  # a resumed run: score the alerts of the whole session, from the journal
+        from controller.core.engine import Engine
+        from controller.daemon.journal import iter_journal
+        engine = Engine(table=args.table, profile=daemon.profile)
+        outs = [o for e in iter_journal(daemon.session.path) for o in engine.feed(e)]
+        alerts = [o for o in outs if isinstance(o, Alert)]
+    result = score(driver.played, alerts)
+    pending = left["pending"]
+    return {
+        "hands": result.hands, "clean_hands": result.clean_hands,
+        "injected": dict(result.injected), "detected": dict(result.detected), "missed": dict(result.missed),
+        "alerts": dict(result.alerts), "false_alerts": dict(result.false_alerts),
+        "clean_fault_alerts": dict(result.clean_faults), "missed_hands": result.missed_hands,
+        "by_severity": dict(Counter(a.severity for a in alerts)),
+        "events": daemon.events, "routes": driver.stats.sent, "transport_timeouts": driver.stats.timeouts,
+        "published": daemon.publisher.published if daemon.publisher else 0, "unpublished": pending,
+        "journal": str(daemon.session.path), "seconds": round(time.monotonic() - started, 2),
+        "_text": result.summary(),
+    }
+
+
+def _print_summary(res: dict[str, Any], args: argparse.Namespace, out: TextIO) -> None:
+    text = res.pop("_text")
+    if args.json:
+        out.write(json.dumps({"type": "summary", **res}, separators=(",", ":")) + "\n")
+        return
+    out.write(f"\n{text}\n")
+    routes = ", ".join(f"{k} {v}" for k, v in sorted(res["routes"].items()))
+    out.write(f"events {res['events']} ({routes}); lost in transport {res['transport_timeouts']}; "
+              f"{res['seconds']} s\n")
+    if args.broker:
+        out.write(f"published {res['published']} messages to {args.broker}; "
+                  f"still queued {res['unpublished']}\n")
+    if args.log or args.state_dir:
+        out.write(f"journal: {res['journal']} (cardtable replay {res['journal']})\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if not 2 <= args.seats <= 10:
+        print(f"cardtable {NAME}: --seats must be 2…10, got {args.seats}", file=sys.stderr)
+        return 2
+    if args.hands < 1:
+        print(f"cardtable {NAME}: --hands must be at least 1", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="cardtable-sim-") as tmp:
+        state_dir = args.state_dir or Path(tmp)
+        if args.log is not None and args.state_dir is None:
+            args.log.unlink(missing_ok=True)  # --log names a new journal, not one to resume
+        try:
+            cfg = build_config(args, state_dir)
+            daemon = Daemon(cfg, new_session=args.state_dir is None, journal_path=args.log)
+            res = asyncio.run(_simulate(args, daemon, sys.stdout))
+        except UsageError as exc:
+            return report_errors(NAME, exc)
+        _print_summary(res, args, sys.stdout)
+    return 0

@@ -1,0 +1,276 @@
+"""The daemon's configuration: a TOML file validated once at start-up into frozen pydantic models.
+
+Defaults live here and nowhere else; unknown keys are fatal; every error is reported with its path at once
+(ConfigError carries them as a list and renders one line per error).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from controller.core.cards import FIXED_ZONES, CardError, normalise_uid, parse_card
+from controller.core.profiles import PROFILES
+from controller.errors import UsageError
+
+_ZONE_RE = re.compile(r"^(seat([1-9][0-9]?)|" + "|".join(FIXED_ZONES) + r")$")
+_TOPIC_SAFE = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+class ConfigError(UsageError):
+    """The config file is unreadable or invalid; `errors` holds one '<path>: <problem>' line each."""
+
+    def __init__(self, path: str, errors: list[str]) -> None:
+        self.path = path
+        self.errors = errors
+        super().__init__("\n".join(f"{path}: {e}" for e in errors))
+
+
+class _Model(BaseModel):
+    # Unknown keys are fatal (a typo must not silently fall back to a default); frozen after validation.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableConfig(_Model):
+    id: Annotated[str, Field(min_length=1, max_length=32)] = "t1"
+    seats: Annotated[int, Field(ge=2, le=11)] = 10
+    profile: str = "cuca"
+    # Fine-tuning of the profile's timings (seconds); anything left out keeps the profile's value.
+    knock_pause_s: Annotated[float, Field(gt=0)] | None = None
+    action_time_s: Annotated[float, Field(gt=0)] | None = None
+    all_in_time_s: Annotated[float, Field(gt=0)] | None = None
+    clock_s: Annotated[float, Field(gt=0)] | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _id_topic_safe(cls, v: str) -> str:
+        if not _TOPIC_SAFE.fullmatch(v):
+            raise ValueError("may contain only letters, digits, '_', '-' and '.' (it is an MQTT topic level)")
+        return v
+
+    @field_validator("profile")
+    @classmethod
+    def _known_profile(cls, v: str) -> str:
+        if v not in PROFILES:
+            raise ValueError(f"unknown profile {v!r} (one of {', '.join(sorted(PROFILES))})")
+        return v
+
+
+class HubConfig(_Model):
+    """One RFID reader hub on a serial port; `readers` maps the hub's reader number to a table zone."""
+
+    name: Annotated[str, Field(min_length=1)] = "hub0"
+    device: Annotated[str, Field(min_length=1)]
+    baudrate: Annotated[int, Field(gt=0)] = 115200
+    readers: dict[int, str]
+    debounce_s: Annotated[float, Field(ge=0)] = 0.15
+
+    @field_validator("readers")
+    @classmethod
+    def _zones(cls, v: dict[int, str]) -> dict[int, str]:
+        bad = [z for z in v.values() if not _ZONE_RE.fullmatch(z)]
+        if bad:
+            raise ValueError(f"unknown zone(s) {', '.join(map(repr, bad))} (seatN, board, burn, muck, deck)")
+        return v
+
+
+class TapConfig(_Model):
+    """The dealer's tap sensor (knock) on one GPIO pin."""
+
+    pin: Annotated[int, Field(ge=0, le=53)] = 17
+    active_high: bool = False
+    bounce_s: Annotated[float, Field(ge=0)] = 0.02
+    min_gap_s: Annotated[float, Field(ge=0)] = 0.12
+    stuck_after_s: Annotated[float, Field(gt=0)] = 2.0
+
+
+class ConsoleConfig(_Model):
+    """Dealer console buttons: GPIO pin per button (BCM numbering)."""
+
+    active_high: bool = False
+    bounce_s: Annotated[float, Field(ge=0)] = 0.02
+    min_gap_s: Annotated[float, Field(ge=0)] = 0.5
+    stuck_after_s: Annotated[float, Field(gt=0)] = 5.0
+    new_hand: Annotated[int, Field(ge=0, le=53)] = 5
+    misdeal: Annotated[int, Field(ge=0, le=53)] = 6
+    floor: Annotated[int, Field(ge=0, le=53)] = 13
+    deck_check: Annotated[int, Field(ge=0, le=53)] = 19
+    deck_check_done: Annotated[int, Field(ge=0, le=53)] = 20
+    clock: Annotated[int, Field(ge=0, le=53)] = 26
+
+    @model_validator(mode="after")
+    def _distinct_pins(self) -> ConsoleConfig:
+        pins = [self.new_hand, self.misdeal, self.floor, self.deck_check, self.deck_check_done, self.clock]
+        if len(set(pins)) != len(pins):
+            raise ValueError("two console buttons share a GPIO pin")
+        return self
+
+
+class GpioConfig(_Model):
+    # gpiozero pin factory: "lgpio" on Raspberry Pi OS bookworm, "mock" for a table without wires.
+    pin_factory: Literal["lgpio", "rpigpio", "pigpio", "native", "mock"] = "lgpio"
+
+
+class MqttConfig(_Model):
+    enabled: bool = True
+    host: Annotated[str, Field(min_length=1)] = "localhost"
+    port: Annotated[int, Field(ge=1, le=65535)] = 1883
+    prefix: Annotated[str, Field(min_length=1)] = "cardtable"
+    client_id: str | None = None
+    keepalive_s: Annotated[int, Field(ge=5, le=3600)] = 30
+    # A file with one line `username:password` (kept out of the config so the config can be world-readable).
+    credentials_file: Path | None = None
+    tls: bool = False
+    ca_file: Path | None = None
+    cert_file: Path | None = None
+    key_file: Path | None = None
+    backoff_min_s: Annotated[float, Field(gt=0)] = 0.5
+    backoff_max_s: Annotated[float, Field(gt=0)] = 30.0
+    publish_timeout_s: Annotated[float, Field(gt=0)] = 10.0
+
+    @model_validator(mode="after")
+    def _consistent(self) -> MqttConfig:
+        if self.backoff_max_s < self.backoff_min_s:
+            raise ValueError("backoff_max_s must be ≥ backoff_min_s")
+        if (self.cert_file is None) != (self.key_file is None):
+            raise ValueError("cert_file and key_file go together")
+        return self
+
+    @field_validator("prefix")
+    @classmethod
+    def _prefix(cls, v: str) -> str:
+        if any(c in v for c in "#+") or v.startswith("/") or v.endswith("/"):
+            raise ValueError("must not contain '#' or '+' nor start or end with '/'")
+        return v
+
+
+class JournalConfig(_Model):
+    # 0: fsync after every event; otherwise fsync at most this often (power loss loses ≤ this window).
+    fsync_interval_s: Annotated[float, Field(ge=0, le=60)] = 0.2
+
+
+class OutboxConfig(_Model):
+    # Acknowledged rows are kept this long (so a replay after a crash does not send them again).
+    retention_h: Annotated[float, Field(gt=0)] = 24.0
+
+
+class HealthConfig(_Model):
+    interval_s: Annotated[float, Field(gt=0)] = 10.0
+
+
+class Config(_Model):
+    table: TableConfig = TableConfig()
+    state_dir: Path = Path("/var/lib/cardtable")
+    decks: list[Path] = []
+    hubs: list[HubConfig] = []
+    tap: TapConfig | None = None
+    console: ConsoleConfig | None = None
+    gpio: GpioConfig = GpioConfig()
+    # The overhead camera's section belongs to the camera subsystem (controller/vision/config.py), which
+    # validates it; see _camera_errors. Absent: no camera task.
+    camera: dict[str, Any] | None = None
+    mqtt: MqttConfig = MqttConfig()
+    journal: JournalConfig = JournalConfig()
+    outbox: OutboxConfig = OutboxConfig()
+    health: HealthConfig = HealthConfig()
+
+    @model_validator(mode="after")
+    def _zones_fit_table(self) -> Config:
+        for hub in self.hubs:
+            for zone in hub.readers.values():
+                if zone.startswith("seat") and int(zone[4:]) > self.table.seats:
+                    raise ValueError(f"hub {hub.name!r}: zone {zone} beyond table.seats = {self.table.seats}")
+        names = [h.name for h in self.hubs]
+        if len(set(names)) != len(names):
+            raise ValueError("two hubs share a name")
+        return self
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if part == "[key]":  # pydantic's marker for a bad dict key
+            out += " (key)"
+            continue
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _messages(exc: ValidationError) -> list[str]:
+    lines = []
+    for err in exc.errors(include_url=False):
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        lines.append(f"{_loc(err['loc'])}: {msg}")
+    return lines
+
+
+def _camera_errors(section: Any) -> list[str]:
+    """The camera subsystem's own validation of `[camera]`, merged into our list of errors."""
+    if not isinstance(section, Mapping):
+        return []
+    try:
+        from controller.vision.config import CameraConfig
+    except ImportError:
+        return ["camera: this installation has no camera support (controller.vision)"]
+    try:
+        CameraConfig.from_mapping(section)
+    except UsageError as exc:
+        return str(exc).split("; ")
+    return []
+
+
+def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config:
+    errors = _camera_errors(data.get("camera"))
+    try:
+        cfg = Config.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(source, _messages(exc) + errors) from None
+    if errors:
+        raise ConfigError(source, errors)
+    return cfg
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a TOML config; raise ConfigError listing every problem."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(str(path), [f"cannot read: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), [f"not UTF-8 text ({exc.reason})"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), [f"not valid TOML: {exc}"]) from None
+    return parse_config(data, source=str(path))
+
+
+class DeckFileError(UsageError):
+    """A deck file is unreadable or malformed."""
+
+
+def load_deck(path: Path) -> tuple[str, dict[str, str]]:
+    """Read a deck file: JSON {"id": "...", "cards": {uid: card}} with 52 distinct cards."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DeckFileError(f"deck file {path}: cannot read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DeckFileError(f"deck file {path}: not valid JSON ({exc})") from None
+    if not (isinstance(raw, dict) and isinstance(raw.get("id"), str) and isinstance(raw.get("cards"), dict)):
+        raise DeckFileError(f'deck file {path}: expected {{"id": "…", "cards": {{"<uid>": "<card>", …}}}}')
+    try:
+        cards = {normalise_uid(u): parse_card(c) for u, c in raw["cards"].items()}
+    except CardError as exc:
+        raise DeckFileError(f"deck file {path}: {exc}") from None
+    if len(cards) != 52 or len(set(cards.values())) != 52:
+        raise DeckFileError(f"deck file {path}: needs 52 tags for 52 distinct cards, has "
+                            f"{len(cards)} tags for {len(set(cards.values()))} cards")
+    return raw["id"], cards

@@ -1,0 +1,1 @@
+"""The rules core: pure, deterministic tracking of a live hand (no I/O, no clock, no randomness)."""

@@ -1,0 +1,568 @@
+"""One no-limit hold'em betting round: turn order, legal amounts, reopening and betting irregularities.
+
+Pure: the only clock is the `t` of the events fed in. Rules and their sources are explained in
+docs/betting.md; the profile decides where the rulebooks disagree (under-raise, all-in reopening).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Literal
+
+from controller.core.alerts import Finding
+from controller.core.chips import DEFAULT_CHIP_VALUES, all_in_reopens, is_oversized_chip, under_raise_stands
+from controller.core.events import ActionEvent, ChipsEvent
+from controller.core.profiles import Profile
+from controller.core.record import ActionRecord, BetStreet, RecordedAction
+
+IntentKind = Literal["check", "call", "raise"]
+
+
+class Intent:
+    """What a seat's action or chips mean before the turn/minimum rules are applied.
+
+    `total` is the seat's total for the round the seat asked for; `declared` is True for console
+    actions and spoken declarations (the handbuch's 50 % rule only covers undeclared raises).
+    """
+
+    __slots__ = ("declared", "from_chips", "kind", "oversized", "total", "what")
+
+    def __init__(self, kind: IntentKind, total: int, *, declared: bool, oversized: bool = False,
+                 what: str = "", from_chips: bool = False) -> None:
+        self.kind = kind
+        self.from_chips = from_chips
+        self.total = total
+        self.declared = declared
+        self.oversized = oversized
+        self.what = what or f"{kind} {total}"
+
+
+class BettingRound:
+    """One no-limit betting round. Pure: time only from events' `t`."""
+
+    def __init__(self, *, street: BetStreet, seats: Sequence[int], first_to_act: int,
+                 stacks: Mapping[int, int], posted: Mapping[int, int], bb: int, profile: Profile,
+                 t: float, absent: Collection[int] = (),
+                 chip_values: Collection[int] = DEFAULT_CHIP_VALUES) -> None:
+        if first_to_act not in seats or len(set(seats)) != len(seats) or bb <= 0:
+            raise ValueError(f"bad betting round set-up: seats {list(seats)}, first {first_to_act}, bb {bb}")
+        self.street: BetStreet = street
+        self.profile = profile
+        self.bb = bb
+        self.seats: tuple[int, ...] = tuple(seats)
+        self._index = {s: i for i, s in enumerate(self.seats)}
+        self._chip_values = chip_values
+        self.committed: dict[int, int] = {s: posted.get(s, 0) for s in self.seats}
+        self.stacks: dict[int, int] = {s: stacks[s] for s in self.seats}  # chips behind
+        if any(v < 0 for v in self.stacks.values()) or any(v < 0 for v in posted.values()):
+            raise ValueError("negative stack or post")
+        self.folded: set[int] = set()
+        self.all_in: set[int] = {s for s in self.seats if self.stacks[s] == 0}
+        self._n_can_act = len(self.seats) - len(self.all_in)  # neither folded nor all-in
+        self._ring = self.seats + self.seats
+        bet = max(posted.values(), default=0)
+        # Preflop the big blind is the bet to call even when the big blind itself is short.
+        self.current_bet = max(bet, bb) if street == "preflop" and bet > 0 else bet
+        self.min_raise_inc = bb  # the last full bet/raise increment, at least the big blind (001 §8)
+        self.last_aggressor: int | None = None
+        self.records: list[ActionRecord] = []
+        self.actions_taken = 0
+        self.to_act: int | None = None
+        self.closed = False
+        self._acted: set[int] = set()  # acted since the betting was last (re)opened
+        self._must_call: set[int] = set()  # short callers who must complete (000 §3.1)
+        self._pending: dict[int, tuple[Intent, int]] = {}  # out-of-turn intent, bet it faced
+        self._oot: set[int] = set()  # seats that acted out of turn during the current turn
+        self._zone: dict[int, int] = dict(self.committed)  # chips last seen in each bet zone
+        self._rec_total: dict[int, int] = dict(self.committed)
+        self._absent: set[int] = set(absent)
+        self._turn_t = t
+        self._time_flagged = False
+        self._clock_deadline: float | None = None
+        self._limit = min(profile.action_time_s, profile.all_in_time_s)
+        self._run(first_to_act, t, [], include_start=True)
+
+    # ------------------------------------------------------------------ public views
+
+    @property
+    def min_raise_to(self) -> int:
+        """The smallest legal total for a bet or raise now (an all-in may be less)."""
+        return self.current_bet + self.min_raise_inc
+
+    def to_call(self, seat: int) -> int:
+        """Chips `seat` must add to call (capped by its chips behind)."""
+        return max(0, min(self.current_bet - self.committed[seat], self.stacks[seat]))
+
+    def can_raise(self, seat: int) -> bool:
+        """Whether the betting is open for `seat` to raise (not after a non-reopening all-in)."""
+        return seat not in self._acted and seat not in self._must_call
+
+    @property
+    def pending(self) -> dict[int, int]:
+        """Out-of-turn actions waiting for their seat's turn: seat → total it asked for."""
+        return {s: it.total for s, (it, _) in self._pending.items()}
+
+    # ------------------------------------------------------------------ inputs
+
+    def feed(self, ev: ActionEvent | ChipsEvent) -> list[Finding]:
+        """Interpret one `action` or `chips` event.
+
+        Time is checked first, so a seat acting after its clock ran out is dead whether or not the
+        engine ticked in between (its late action is then not applied).
+        """
+        timed = self.tick(ev.t) if self.to_act is not None else []
+        if timed and timed[0].code == "DEAD_HAND_CLOCK" and timed[0].seat == ev.seat:
+            return timed
+        out = self._feed_action(ev) if isinstance(ev, ActionEvent) else self._feed_chips(ev)
+        return timed + out if timed else out
+
+    def fold(self, seat: int, t: float, reason: str) -> list[Finding]:
+        """Engine-caused fold (hand mucked, dead hand). Idempotent; unknown seats are ignored."""
+        if seat not in self._index or seat in self.folded:
+            return []
+        self._pending.pop(seat, None)
+        self._do_fold(seat, t)
+        findings: list[Finding] = []
+        if not self.closed:
+            self._recheck(t, findings)
+        return findings
+
+    def set_present(self, seat: int, present: bool, t: float) -> list[Finding]:
+        """A `present` event: an absent seat facing a bet is folded, otherwise it checks (001 §5)."""
+        if present:
+            self._absent.discard(seat)
+            return []
+        self._absent.add(seat)
+        findings: list[Finding] = []
+        if seat == self.to_act:
+            self._run(seat, t, findings, include_start=True)
+        return findings
+
+    def tick(self, t: float) -> list[Finding]:
+        """Time passes: ACTION_TIME once per turn, DEAD_HAND_CLOCK when a called clock ran out."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        deadline = self._clock_deadline
+        if deadline is not None and t >= deadline:
+            f = [Finding(code="DEAD_HAND_CLOCK", seat=seat,
+                         message=f"Seat {seat} did not act within {self.profile.clock_s:g} s of the clock: "
+                                 "its hand is dead")]
+            self._do_fold(seat, t)
+            self._run(seat, t, f)
+            return f
+        waited = t - self._turn_t
+        if self._time_flagged or waited <= self._limit:
+            return []
+        limit = self.profile.all_in_time_s if self._facing_all_in(seat) else self.profile.action_time_s
+        if waited <= limit:
+            return []
+        self._time_flagged = True
+        return [Finding(code="ACTION_TIME", seat=seat,
+                        message=f"Seat {seat} has been to act for {waited:.0f} s (allowance {limit:g} s)")]
+
+    def clock_called(self, t: float) -> list[Finding]:
+        """Console `clock`: the seat to act has profile.clock_s more seconds (004 §11(4))."""
+        if self.to_act is not None and self._clock_deadline is None:
+            self._clock_deadline = t + self.profile.clock_s
+        return []
+
+    # ------------------------------------------------------------------ event interpretation
+
+    def _bad(self, seat: int | None, message: str) -> list[Finding]:
+        return [Finding(code="BAD_EVENT", seat=seat, message=message)]
+
+    def _feed_action(self, ev: ActionEvent) -> list[Finding]:
+        seat, act = ev.seat, ev.action
+        if seat not in self._index:
+            return self._bad(seat, f"Action from seat {seat}, which is not in this betting round")
+        if seat in self.folded:
+            return self._bad(seat, f"Action {act} from seat {seat}, which has folded")
+        committed = self.committed[seat]
+        if self.closed:
+            if self._is_repeat(seat, committed if ev.amount is None else ev.amount):
+                return []
+            return self._bad(seat, f"Action {act} from seat {seat} after the betting round closed")
+        if act == "fold":
+            return self._fold_action(seat, ev.t)
+        if seat in self.all_in:
+            return self._bad(seat, f"Action {act} from seat {seat}, which is all-in")
+        cap = committed + self.stacks[seat]
+        if act == "check":
+            total = committed
+        elif act == "allin":
+            total = cap
+            if ev.amount is not None and ev.amount != cap:
+                return self._bad(seat, f"Seat {seat} all-in to {ev.amount}, but its chips make {cap}")
+        elif ev.amount is None:
+            if act != "call":
+                return self._bad(seat, f"Action {act} from seat {seat} without an amount")
+            total = min(self.current_bet, cap)
+        else:
+            total = ev.amount
+        problem = self._amount_problem(seat, total, committed, cap)
+        if problem:
+            return self._bad(seat, problem)
+        intent = self._action_intent(seat, act, total, cap)
+        if isinstance(intent, str):
+            return self._bad(seat, intent)
+        if seat != self.to_act:
+            if self._is_repeat(seat, total):
+                return []
+            return self._out_of_turn(seat, intent, ev.t)
+        findings: list[Finding] = []
+        if self._apply(seat, intent, ev.t, findings):
+            self._run(seat, ev.t, findings)
+        return findings
+
+    def _action_intent(self, seat: int, act: str, total: int, cap: int) -> Intent | str:
+        """The intent of a console action, or the reason it is impossible."""
+        bet = self.current_bet
+        if act == "check":
+            if self.committed[seat] < bet:
+                return f"Seat {seat} checks facing a bet of {bet}"
+            return Intent("check", total, declared=True, what="check")
+        if act == "call":
+            if total > bet:
+                return f"Seat {seat} calls to {total}, above the current bet of {bet}"
+            return Intent("call", total, declared=True, what=f"call {total}")
+        if act in ("bet", "raise") and total <= bet:
+            return f"Seat {seat} {act}s to {total}, not above the current bet of {bet}"
+        if act == "allin" and total <= bet:
+            return Intent("call", total, declared=True, what=f"all-in {total}")
+        return Intent("raise", total, declared=True, what=f"{act} to {total}")
+
+    def _amount_problem(self, seat: int, total: int, committed: int, cap: int) -> str:
+        if total > cap:
+            return f"Seat {seat}: total {total} is more than its {cap} chips"
+        if total < committed:
+            return f"Seat {seat}: total {total} is lower than the {committed} already committed"
+        return ""
+
+    def _is_repeat(self, seat: int, total: int) -> bool:
+        """The same seat's last accepted action reported again (console and chip readers both)."""
+        if not self.records:
+            return False
+        last = self.records[-1]
+        return last.seat == seat and last.total == total == self.committed[seat]
+
+    def _feed_chips(self, ev: ChipsEvent) -> list[Finding]:
+        seat, amount = ev.seat, ev.amount
+        if seat not in self._index:
+            return self._bad(seat, f"Chips from seat {seat}, which is not in this betting round")
+        committed = self.committed[seat]
+        prev_zone = self._zone[seat]
+        if seat in self.folded or seat in self.all_in or self.closed:
+            if amount <= max(committed, prev_zone):
+                self._zone[seat] = amount  # chips swept into the pot or change returned
+                return []
+            why = "has folded" if seat in self.folded else "is all-in" if seat in self.all_in else \
+                "bet after the betting round closed"
+            return self._bad(seat, f"Seat {seat} added chips (bet zone {amount}) but {why}")
+        cap = committed + self.stacks[seat]
+        if amount > cap:
+            return self._bad(seat, f"Seat {seat}: {amount} in the bet zone is more than its {cap} chips")
+        self._zone[seat] = amount
+        if amount < committed:
+            if prev_zone <= amount:  # still completing a corrected total: nothing new
+                return []
+            return self._bad(seat, f"Seat {seat}: bet zone {amount} is lower than the {committed} "
+                                   "already committed")
+        if amount == committed:
+            self._pending.pop(seat, None)  # out-of-turn chips taken back
+            return []
+        if (prev_zone > committed and amount <= prev_zone and seat != self.to_act
+                and seat not in self._pending):
+            return []  # the dealer is returning an excess / making change
+        intent = self._chips_intent(ev, committed, cap)
+        if isinstance(intent, str):
+            return self._bad(seat, intent)
+        if seat != self.to_act:
+            return self._out_of_turn(seat, intent, ev.t)
+        findings: list[Finding] = []
+        if self._apply(seat, intent, ev.t, findings):
+            self._run(seat, ev.t, findings)
+        return findings
+
+    def _chips_intent(self, ev: ChipsEvent, committed: int, cap: int) -> Intent | str:
+        """Read chips placed (000 §3.1, 001 §8): declaration, oversized chip, call, all-in or raise."""
+        amount, bet = ev.amount, self.current_bet
+        if ev.declared == "call":
+            return Intent("call", amount, declared=True, what=f"declared call ({amount} placed)",
+                          from_chips=True)
+        if ev.declared is not None:
+            total = amount if ev.declared_amount is None else min(ev.declared_amount, cap)
+            if total < committed:
+                return f"Seat {ev.seat}: declared {ev.declared} to {total}, below its {committed} committed"
+            return Intent("raise", total, declared=True, what=f"declared {ev.declared} to {total}",
+                          from_chips=True)
+        increase = amount - committed
+        to_call = max(0, bet - committed)
+        if (to_call > 0 or self.street == "preflop") and is_oversized_chip(increase, to_call,
+                                                                            self._chip_values):
+            return Intent("call", amount, declared=False, oversized=True, what=f"one {increase} chip",
+                          from_chips=True)
+        kind: IntentKind = "call" if amount <= bet else "raise"
+        return Intent(kind, amount, declared=False, what=f"{amount} in chips", from_chips=True)
+
+    # ------------------------------------------------------------------ applying an action in turn
+
+    def _apply(self, seat: int, intent: Intent, t: float, findings: list[Finding]) -> bool:
+        """Apply `seat`'s action in turn. True when the seat's turn is over, False when it must act again."""
+        done = self._apply_rules(seat, intent, t, findings)
+        if not intent.from_chips:
+            self._zone[seat] = self.committed[seat]  # a console action: the chips are what it says
+        return done
+
+    def _apply_rules(self, seat: int, intent: Intent, t: float, findings: list[Finding]) -> bool:
+        committed = self.committed[seat]
+        cap = committed + self.stacks[seat]
+        bet = self.current_bet
+        kind, total = intent.kind, intent.total
+        if kind == "raise" and total <= bet and (not intent.declared or total == cap):
+            kind = "call"
+        if kind == "raise":
+            if seat in self._must_call:
+                findings.append(Finding(
+                    code="CALL_SHORT", seat=seat,
+                    message=f"Seat {seat} must complete its call to {min(bet, cap)}; no raise allowed: "
+                            f"counted as the call, return {total - min(bet, cap)}"))
+                kind, total = "call", min(bet, cap)
+            elif seat in self._acted:
+                findings.append(Finding(
+                    code="RAISE_NOT_REOPENED", seat=seat,
+                    message=f"Seat {seat} ({intent.what}) may not raise: the betting was not reopened since "
+                            f"it acted; it may call {min(bet, cap)} or fold"))
+                return False
+            elif total < self.min_raise_to and total < cap:
+                kind, total = self._under_raise(seat, intent, total, cap, findings)
+        if kind == "raise":
+            self._raise(seat, total, cap, t, findings)
+            return True
+        return self._call(seat, intent, total, cap, t, findings)
+
+    def _under_raise(self, seat: int, intent: Intent, total: int, cap: int,
+                     findings: list[Finding]) -> tuple[IntentKind, int]:
+        """A bet/raise short of the minimum: it stands (completed) or is a call, per profile."""
+        bet, minimum = self.current_bet, self.min_raise_to
+        word = "bet" if bet == 0 else "raise"
+        if under_raise_stands(self.profile, total - bet, self.min_raise_inc, intent.declared):
+            fixed = min(minimum, cap)
+            how = f"complete it to {fixed}" if fixed == minimum else f"complete it all-in to {fixed}"
+            findings.append(Finding(
+                code="BET_BELOW_MINIMUM", seat=seat,
+                message=f"Seat {seat}: {word} to {total} is below the minimum of {minimum}; it stands as a "
+                        f"{word}: {how}"))
+            return "raise", fixed
+        fixed = min(bet, cap)
+        as_what = "a check" if fixed == self.committed[seat] else f"a call to {fixed}"
+        change = f"return {total - fixed}" if total >= fixed else f"add {fixed - total}"
+        findings.append(Finding(
+            code="BET_BELOW_MINIMUM", seat=seat,
+            message=f"Seat {seat}: {word} to {total} is below the minimum of {minimum}; it counts as "
+                    f"{as_what}: {change}"))
+        return "call", fixed
+
+    def _raise(self, seat: int, total: int, cap: int, t: float, findings: list[Finding]) -> None:
+        bet = self.current_bet
+        raised_by = total - bet
+        name: RecordedAction = "allin" if total == cap else "bet" if bet == 0 else "raise"
+        if raised_by >= self.min_raise_inc:
+            self.min_raise_inc = raised_by
+            self._acted = {seat}
+            self.last_aggressor = seat
+        elif all_in_reopens(self.profile, raised_by, self.min_raise_inc):
+            self._acted = {seat}  # cuca: half a raise reopens; the minimum increment stays (001 §8.2)
+            self.last_aggressor = seat
+        else:
+            self._acted.add(seat)
+            if self.profile.all_in_reopen == "half_raise":
+                findings.append(Finding(
+                    code="ALL_IN_AS_CALL", seat=seat,
+                    message=f"Seat {seat} all-in to {total} raises by {raised_by}, less than half the "
+                            f"minimum raise of {self.min_raise_inc}: a call for reopening; a raise must "
+                            f"go to at least {total + self.min_raise_inc}"))
+            else:
+                self.last_aggressor = seat
+        self.current_bet = total
+        self._commit(seat, total, name, t)
+
+    def _call(self, seat: int, intent: Intent, total: int, cap: int, t: float,
+              findings: list[Finding]) -> bool:
+        committed = self.committed[seat]
+        target = min(self.current_bet, cap)
+        if intent.oversized:
+            as_what = "a check" if target == committed else f"a call to {target}"
+            findings.append(Finding(
+                code="OVERSIZED_CHIP", seat=seat,
+                message=f"Seat {seat} placed one {intent.total - committed} chip without a declaration: "
+                        f"it counts as {as_what}; return {intent.total - target}"))
+            total = target
+        if total < target:
+            findings.append(Finding(
+                code="CALL_SHORT", seat=seat,
+                message=f"Seat {seat} put in {total} but the call is {target}: complete the call with "
+                        f"{target - total} more (no raise) or give up the pot"))
+            self.stacks[seat] -= total - committed
+            self.committed[seat] = total
+            self._must_call.add(seat)
+            return False
+        self._must_call.discard(seat)
+        name: RecordedAction = "check" if target == committed else "allin" if target == cap else "call"
+        self._acted.add(seat)
+        self._commit(seat, target, name, t)
+        return True
+
+    def _commit(self, seat: int, total: int, name: RecordedAction, t: float) -> None:
+        self.stacks[seat] -= total - self.committed[seat]
+        self.committed[seat] = total
+        if self.stacks[seat] == 0 and seat not in self.all_in:
+            self.all_in.add(seat)
+            self._n_can_act -= 1
+        self._record(seat, name, total, t)
+
+    def _record(self, seat: int, name: RecordedAction, total: int, t: float) -> None:
+        self.records.append(ActionRecord(t=t, street=self.street, seat=seat, action=name, total=total,
+                                         added=total - self._rec_total[seat]))
+        self._rec_total[seat] = total
+        self.actions_taken += 1
+
+    def _do_fold(self, seat: int, t: float) -> None:
+        if seat in self.all_in:
+            self.all_in.discard(seat)
+        else:
+            self._n_can_act -= 1
+        self.folded.add(seat)
+        self._must_call.discard(seat)
+        self._record(seat, "fold", self.committed[seat], t)
+
+    # ------------------------------------------------------------------ out of turn
+
+    def _fold_action(self, seat: int, t: float) -> list[Finding]:
+        findings: list[Finding] = []
+        if seat == self.to_act:
+            self._do_fold(seat, t)
+            self._run(seat, t, findings)
+            return findings
+        findings.append(Finding(
+            code="ACTION_OUT_OF_TURN", seat=seat,
+            message=f"Seat {seat} folded out of turn (seat {self.to_act} to act): a fold is binding"))
+        self._pending.pop(seat, None)
+        self._do_fold(seat, t)
+        self._oot.add(seat)
+        if not self._skip_if_passed_over(t, findings):
+            self._recheck(t, findings)
+        return findings
+
+    def _out_of_turn(self, seat: int, intent: Intent, t: float) -> list[Finding]:
+        """Hold an out-of-turn action until the seat's turn (000 §3.1, 001 §3)."""
+        if intent.total == self.committed[seat] and not self._needs(seat, self._can_act_count()):
+            return []  # a seat with nothing to decide repeating a check or call changes nothing
+        findings = [Finding(
+            code="ACTION_OUT_OF_TURN", seat=seat,
+            message=f"Seat {seat} acted out of turn ({intent.what}) while seat {self.to_act} is to act: "
+                    "binding if the action to it does not change, otherwise its chips go back")]
+        self._pending[seat] = (intent, self.current_bet)
+        self._oot.add(seat)
+        self._skip_if_passed_over(t, findings)
+        return findings
+
+    def _skip_if_passed_over(self, t: float, findings: list[Finding]) -> bool:
+        """001 §8: two later seats acted while the seat to act did nothing: it counts as folded."""
+        skipped = self.to_act
+        if skipped is None or len(self._oot) < 2:
+            return False
+        others = ", ".join(str(s) for s in sorted(self._oot, key=self._index.__getitem__))
+        findings.append(Finding(
+            code="PLAYER_SKIPPED", seat=skipped,
+            message=f"Seat {skipped} was to act but seats {others} acted: seat {skipped} counts as folded"))
+        self._do_fold(skipped, t)
+        self._run(skipped, t, findings)
+        return True
+
+    # ------------------------------------------------------------------ turn order
+
+    def _can_act_count(self) -> int:
+        return self._n_can_act
+
+    def _needs(self, seat: int, can_act: int) -> bool:
+        if seat in self.folded or seat in self.all_in:
+            return False
+        return self.committed[seat] < self.current_bet or (seat not in self._acted and can_act >= 2)
+
+    def _next_needing(self, after: int, include_start: bool) -> int | None:
+        if len(self.seats) - len(self.folded) <= 1:
+            return None
+        several = self._n_can_act >= 2
+        bet, committed, folded, all_in, acted = (self.current_bet, self.committed, self.folded,
+                                                 self.all_in, self._acted)
+        i = self._index[after]
+        for s in self._ring[i if include_start else i + 1:i + len(self.seats) + 1]:
+            if s in folded or s in all_in:
+                continue
+            if committed[s] < bet or (several and s not in acted):
+                return s
+        return None
+
+    def _recheck(self, t: float, findings: list[Finding]) -> None:
+        """After a fold off-turn: move on only if the seat to act no longer has a decision."""
+        seat = self.to_act
+        if seat is None:
+            return
+        if len(self.seats) - len(self.folded) <= 1 or not self._needs(seat, self._can_act_count()):
+            self._run(seat, t, findings)
+
+    def _run(self, after: int, t: float, findings: list[Finding], include_start: bool = False) -> None:
+        """Pass the turn on from `after`, applying pending out-of-turn and absent players' actions."""
+        while True:
+            nxt = self._next_needing(after, include_start)
+            include_start = False
+            if nxt is None:
+                self._close(t, findings)
+                return
+            if nxt != self.to_act:
+                self.to_act = nxt
+                self._turn_t = t
+                self._time_flagged = False
+                self._clock_deadline = None
+                self._oot.clear()
+            pending = self._pending.pop(nxt, None)
+            if pending is not None:
+                if not self._resolve_pending(nxt, pending, t, findings):
+                    return
+            elif nxt in self._absent:
+                # 001 §5: an absent player checks when it can and is folded once it would have to call.
+                if self.committed[nxt] < self.current_bet:
+                    self._do_fold(nxt, t)
+                else:
+                    self._acted.add(nxt)
+                    self._record(nxt, "check", self.committed[nxt], t)
+            else:
+                return
+            after = nxt
+
+    def _resolve_pending(self, seat: int, pending: tuple[Intent, int], t: float,
+                         findings: list[Finding]) -> bool:
+        intent, faced = pending
+        if faced == self.current_bet:
+            return self._apply(seat, intent, t, findings)
+        findings.append(Finding(
+            code="ACTION_OUT_OF_TURN", seat=seat, severity="info",
+            message=f"The action changed since seat {seat} acted out of turn ({intent.what}): it is void, "
+                    "its chips go back and the seat acts now"))
+        return False
+
+    def _close(self, t: float, findings: list[Finding]) -> None:
+        self.to_act = None
+        self.closed = True
+        self._clock_deadline = None
+        for seat, (intent, _) in sorted(self._pending.items()):
+            findings.append(Finding(
+                code="ACTION_OUT_OF_TURN", seat=seat, severity="info",
+                message=f"Betting closed before seat {seat}'s out-of-turn action ({intent.what}) came "
+                        "into turn: it is void, its chips go back"))
+        self._pending.clear()
+
+    def _facing_all_in(self, seat: int) -> bool:
+        mine = self.committed[seat]
+        return any(self.committed[s] > mine for s in self.all_in)

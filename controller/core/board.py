@@ -1,0 +1,390 @@
+"""Knock, burn and board cards of each street, and the corrections the profile prescribes (section B)."""
+
+from __future__ import annotations
+
+from controller.core.alerts import Finding
+from controller.core.events import Event
+from controller.core.handbase import BETTING, DUE, Fix, HandBase, _f
+
+# In an all-in runout nobody can act on the flop, so "before any flop action" (catalogue, 000 §2.5) lasts
+# until the turn's knock. A card that follows the flop within this many seconds with neither knock nor
+# burn is taken as a fourth flop card dealt in the same motion, not as a turn dealt without a burn.
+FLOP_MOTION_S = 2.0
+
+
+class BoardPart(HandBase):
+    """Handlers for the burn and board zones between and during the betting rounds."""
+
+    # --- knock, burn, board ------------------------------------------------------------------------
+    def _knock_check(self, card: str, what: str) -> list[Finding]:
+        out: list[Finding] = []
+        if self.knock_flagged:
+            return out
+        self.knock_flagged = True
+        if not self.knocked:
+            out.append(_f("KNOCK_MISSING", f"{what} {card} came with no knock after the "
+                                           f"{self._prev_street()} "
+                                           f"betting closed", cards=[card]))
+        elif self.knock_t is not None and self.t - self.knock_t < self.profile.knock_pause_s:
+            out.append(_f("KNOCK_PAUSE_SHORT", f"{what} {card} came {self.t - self.knock_t:.2f} s after the "
+                                               f"knock (pause {self.profile.knock_pause_s:.1f} s)",
+                          cards=[card]))
+        return out
+
+    def _prev_street(self) -> str:
+        return self.game.streets[self.street_i - 1] if self.street_i > 0 else "preflop"
+
+    def h_burn_due(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        out = self._arrive(card, "burn", ev)
+        if out:
+            return out
+        s = self.street
+        if self.fix is not None and self.fix.moved == card:
+            return out
+        if self.must_burn.get(s) == card:
+            self.burns_now.append(card)  # the expected burn (exposed or extra card)
+            if card == self.flop_fix_burn:
+                self.flop_fix_burn = None
+                return out  # still the flop's correction: the turn's knock comes after it
+            return out + self._knock_check(card, "Burn card")
+        out += self._knock_check(card, "Burn card")
+        if s in self.skip_burn:
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Burn card {card} before the {s}; expected: no burn "
+                                                     f"before the {s} ({self._skip_reason(s)})",
+                          cards=[card]))
+            self.skip_burn.discard(s)
+            self.burns_now.append(card)
+            return out
+        if s in self.must_burn and self.zones.zone_of(self.must_burn[s]) != "burn":
+            want = self.must_burn.pop(s)
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Burn card {card} before the {s}; expected: {want} as "
+                                                     f"the burn card", cards=[card]))
+        self.burns_now.append(card)
+        if len(self.burns_now) == 2:
+            self.burn_fix_back = "pending"
+            out.append(_f("BURN_EXTRA", f"Second burn card {card} before the {s} (first: "
+                                        f"{self.burns_now[0]})",
+                          cards=list(self.burns_now)))
+        return out
+
+    def _skip_reason(self, s: str) -> str:
+        if self.must_burn.get(s) and self.must_burn[s] == self.exposed_card:
+            return f"the exposed {self.exposed_card} is the first burn"
+        return "correction of an earlier error"
+
+    def h_burn_betting(self, ev: Event, card: str | None) -> list[Finding]:
+        """A burn while the round is open: kept; it counts for the next street (003 (7))."""
+        assert card is not None
+        out = self._arrive(card, "burn", ev)
+        if out:
+            return out
+        fix = self.fix
+        if fix is not None and fix.kind == "to_burn" and card in fix.cards:
+            fix.moved = card
+            return out
+        if card in self.must_burn.values():
+            return out
+        self.early_burns.append(card)
+        return out
+
+    def h_board_due(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        out = self._arrive(card, "board", ev)
+        if out:
+            return out
+        if self.fix is not None and self.fix.kind == "scramble" and card in self.fix.cards:
+            return self._scramble_back(card, ev.t)
+        if self._fourth_flop_card_in_runout(ev.t):
+            return self._runout_too_many_flop(card)
+        s = self.street
+        out += self._owed_before_board(card)
+        out += self._knock_check(card, "Board card")
+        if self.burn_fix_back == "pending":
+            self.burn_fix_back = None
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt with two burn cards out; "
+                                                     f"expected: one burn card back on top of the stub "
+                                                     f"first", cards=[card]))
+        if self.forbid.get(s) == card:
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"The set-aside card {card} was dealt as the {s}; "
+                                                     f"expected: the card that would have been the river",
+                          cards=[card]))
+        self.forbid.pop(s, None)
+        if not self.board_now:
+            out += self._burn_missing(card, s)
+            self.skip_burn.discard(s)
+            early = self.must_burn.pop(s, None)
+            if early is not None and self.zones.zone_of(early) == "burn" and early not in self.burns_now:
+                self.burns_now.insert(0, early)  # burned before the street was due (exposed/extra card)
+        elif self.fix is not None and self.fix.street == s and self.fix.moved is None:
+            self.fix.cards.add(card)  # any flop card may be the one corrected
+        self.board_now.append(card)
+        self.record.board.append(card)
+        if len(self.board_now) >= self.game.board_cards[s]:
+            self.street_done_t = ev.t
+            for b in self.burns_now:
+                if b not in self.record.burns:
+                    self.record.burns.append(b)
+            out += self._open_street(ev.t)
+        return out
+
+    def _fourth_flop_card_in_runout(self, t: float) -> bool:
+        return (self.runout and self.street == "turn" and not self.knocked and not self.burns_now
+                and not self.board_now and self.fix is None and len(self.record.board) == 3
+                and self.street_done_t is not None and t - self.street_done_t <= FLOP_MOTION_S)
+
+    def _runout_too_many_flop(self, card: str) -> list[Finding]:
+        """Back to the flop for the four-card-flop correction; a flop that stands moves on again."""
+        self.street_i -= 1
+        self.board_now = list(self.record.board)
+        out = self._too_many_flop(card)
+        if self.fix is not None and self.fix.kind == "extra_off":
+            self.street_i += 1  # the three flop cards stand; the extra card becomes the turn's burn
+            self.board_now = []
+            if self.profile.four_card_flop == "fourth_is_exposed_burn":
+                self.flop_fix_burn = card  # burned face up now, as part of the flop's correction
+        return out
+
+    def _scramble_back(self, card: str, t: float) -> list[Finding]:
+        """TDA four-card flop: three of the scrambled cards come back as the flop."""
+        fix = self.fix
+        assert fix is not None
+        self.record.board.append(card)
+        if self.phase == DUE:  # all-in runout: no flop round is open
+            self.board_now.append(card)
+        if len(self.record.board) < self.game.board_cards["flop"]:
+            return []
+        rest = sorted(fix.cards - set(self.record.board))
+        self.fix = None
+        if rest:
+            self.must_burn["turn"] = rest[0]  # the card the floor drew (TDA): the turn's burn
+        if self.phase == DUE:
+            self.street_done_t = t
+            return self._open_street(t)
+        return []
+
+    def _burn_missing(self, card: str, s: str) -> list[Finding]:
+        if self.burns_now or s in self.skip_burn:
+            if s in self.must_burn and self.zones.zone_of(self.must_burn[s]) != "burn":
+                want = self.must_burn[s]
+                return [_f("CORRECTION_NOT_FOLLOWED", f"{s.capitalize()} dealt before {want} was burned face "
+                                                      f"up; expected: {want} as the burn card", cards=[want])]
+            return []
+        if s in self.must_burn and self.zones.zone_of(self.must_burn[s]) == "burn":
+            return []
+        code = {"flop": "BURN_MISSING_FLOP", "turn": "BURN_MISSING_TURN", "river": "BURN_MISSING_RIVER"}[s]
+        if s == "flop":
+            how = self.profile.flop_no_burn
+            if how in ("recall_reshuffle_redeal", "reshuffle_stub_redeal"):
+                self.fix = Fix(code=code, street=s, kind="recall", redeal_burn=True,
+                               expect="recall the flop, reshuffle, cut and deal a new flop after a burn")
+            else:
+                self.fix = Fix(code=code, street=s, kind="to_burn",
+                               expect="the first flop card becomes the burn and the next card completes "
+                                      "the flop")
+            self.fix.cards = {card}
+            return [_f(code, f"Flop card {card} dealt with no burn card", cards=[card],
+                       remedy=_flop_remedy(how))]
+        self.fix = Fix(code=code, street=s, kind="to_burn", cards={card},
+                       expect=f"{card} becomes a face-up burn and the next card is the {s}")
+        return [_f(code, f"{s.capitalize()} card {card} dealt with no burn card", cards=[card],
+                   remedy=f"Burn {card} face up and deal a new {s}; no correction after two actions")]
+
+    def _owed_before_board(self, card: str) -> list[Finding]:
+        """Cards that had to leave a zone before this board card (premature cards, exposed card)."""
+        out: list[Finding] = []
+        for c, zone in sorted(self.must_leave.items()) if self.must_leave else ():
+            if self.zones.zone_of(c) == zone:
+                out.append(_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {c} is still in "
+                                                         f"zone "
+                                                         f"{zone}; expected: {c} taken out of {zone} first",
+                              cards=[c] if not zone.startswith("seat") or c == self.exposed_card else []))
+        self.must_leave.clear()
+        return out
+
+    def h_board_betting(self, ev: Event, card: str | None) -> list[Finding]:
+        """A board card while a round is open: a correction's new card, a 4-card flop or a premature card."""
+        assert card is not None
+        out = self._arrive(card, "board", ev)
+        if out:
+            return out
+        rnd = self.round
+        assert rnd is not None
+        s = self.street
+        fix = self.fix
+        if fix is not None and fix.kind == "to_burn" and fix.moved is not None:
+            if self.zones.zone_of(fix.moved) != "burn":
+                out.append(_f("CORRECTION_NOT_FOLLOWED", f"New {s} card {card} dealt before {fix.moved} was "
+                                                         f"burned face up", cards=[card]))
+            self.fix = None
+            self.record.board.append(card)
+            self.record.burns.append(fix.moved)
+            return out
+        if fix is not None and fix.kind == "scramble" and card in fix.cards:
+            return out + self._scramble_back(card, ev.t)
+        if fix is not None:
+            self.fix = None
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {fix.code} is open; "
+                                                     f"expected: {fix.expect}", cards=[card]))
+            self.record.board.append(card)
+            return out
+        if self.premature_street is not None and len(self.premature) < self.game.board_cards.get(
+                self.premature_street, 1):
+            self.premature.append(card)
+            self.must_leave[card] = "board"
+            return out
+        if s == "flop" and rnd.actions_taken == 0 and len(self.board_now) >= 3:
+            return out + self._too_many_flop(card)
+        return out + self._premature(card)
+
+    def _too_many_flop(self, card: str) -> list[Finding]:
+        self.board_now.append(card)
+        n = len(self.board_now)
+        how = self.profile.four_card_flop if n == 4 else self.profile.five_plus_flop
+        self.record.board.append(card)
+        flop = list(self.board_now)
+        out = [_f("FLOP_TOO_MANY_CARDS", f"Flop has {n} cards ({' '.join(flop)}) before any flop action",
+                  cards=flop, remedy=_flop_remedy(how))] if n == 4 else []
+        if how in ("recall_reshuffle_redeal", "reshuffle_stub_redeal", "correct_or_reshuffle"):
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="recall", cards=set(flop),
+                           expect="recall the flop (not the burn), reshuffle, deal a new flop without a burn")
+        elif how == "fourth_is_exposed_burn":
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards={card},
+                           expect=f"{card} becomes a face-up burn")
+            self.skip_burn.add("turn")
+        elif how == "extra_is_next_burn":
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards={card},
+                           expect=f"{card} goes back on the stub as the next burn")
+        else:
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="scramble", cards=set(flop),
+                           expect="scramble the cards face down; the floor draws the next burn, the other "
+                                  "three are the flop")
+        return out
+
+    def _premature(self, card: str) -> list[Finding]:
+        s = self.street
+        nxt_i = self.street_i + 1
+        if nxt_i >= len(self.game.streets):
+            self.record.notes.append(f"card {card} turned during the river betting")
+            return [_f("RABBIT_HUNT", f"Card {card} turned during the river betting; the board is complete",
+                       cards=[card])]
+        nxt = self.game.streets[nxt_i]
+        self.premature_street = nxt
+        self.premature = [card]
+        self.must_leave[card] = "board"
+        pending = self.to_act_text()
+        if nxt == "flop":
+            self.skip_burn.add("flop")
+            return [_f("FLOP_PREMATURE", f"Flop card {card} dealt before preflop betting closed ({pending})",
+                       cards=[card])]
+        if nxt == "turn":
+            self.forbid["turn"] = card
+            self.skip_burn.add("river")
+            return [_f("TURN_PREMATURE", f"Turn card {card} dealt before {s} betting closed ({pending})",
+                       cards=[card],
+                       remedy=f"Set {card} aside; finish the {s} betting; burn; the next card is the turn; "
+                              f"shuffle {card} back into the stub before the river; deal the river without "
+                              f"a burn")]
+        self.skip_burn.add("river")
+        return [_f("RIVER_PREMATURE", f"River card {card} dealt before {s} betting closed ({pending})",
+                   cards=[card],
+                   remedy=f"Finish the {s} betting; shuffle {card} back into the stub, cut; deal a new river "
+                          f"without a burn")]
+
+    def h_board_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        """A board card during the deal: a premature flop."""
+        assert card is not None
+        out = self._arrive(card, "board", ev)
+        if out:
+            return out
+        if self.premature_street == "flop" and len(self.premature) < 3:
+            self.premature.append(card)
+            self.must_leave[card] = "board"
+            return out
+        return self._premature(card)
+
+    def h_burn_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        out = self._arrive(card, "burn", ev)
+        if out or card in self.must_burn.values():
+            return out
+        self.early_burns.append(card)
+        return out
+
+    def _board_gone(self, card: str) -> list[Finding]:
+        rec = self.record
+        if card in rec.board:
+            rec.board.remove(card)
+        if card in self.board_now:
+            self.board_now.remove(card)
+        if self.must_leave.get(card) == "board":
+            del self.must_leave[card]
+            return []
+        fix = self.fix
+        if fix is None or card not in fix.cards:
+            if self.phase in (BETTING, DUE):
+                self.lost[card] = "board"
+            return []
+        if fix.kind == "to_burn":
+            fix.moved = card
+            fix.cards = {card}
+            return []
+        if fix.kind == "extra_off":
+            self.fix = None
+            self.must_burn["turn"] = card
+            return []
+        if fix.kind == "scramble":
+            return []  # the cards are gathered; the three put back are the flop
+        fix.cards.discard(card)
+        if not fix.cards:
+            self._redeal_flop(fix)
+        return []
+
+    def _redeal_flop(self, fix: Fix) -> None:
+        """All recalled flop cards are off the board: the flop is due again."""
+        self.fix = None
+        self.round = None
+        self.phase = DUE
+        self.board_now = []
+        self.knock_flagged = True  # the knock belongs to the first flop
+        if fix.redeal_burn:
+            self.burns_now = []
+            self.skip_burn.discard("flop")
+        else:
+            self.skip_burn.add("flop")
+            self.burns_now = []
+
+    def h_board_count(self, ev: Event, card: str | None) -> list[Finding]:
+        n = int(getattr(ev, "count", 0))
+        if getattr(ev, "zone", "") != "board":
+            return []
+        on_board = len(self.record.board)
+        if self.street == "flop" and n >= 4 and on_board <= 3 and self.fix is None and (
+                self.phase == DUE or (self.round is not None and self.round.actions_taken == 0)):
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="recall",
+                           cards=set(self.record.board), expect="recall the flop and redeal it")
+            return [_f("FLOP_TOO_MANY_CARDS", f"Camera counts {n} flop cards face up; the readers have "
+                                              f"{on_board}", cards=list(self.record.board),
+                       remedy=_flop_remedy(self.profile.four_card_flop))]
+        return []
+
+
+def _flop_remedy(how: str) -> str:
+    return {
+        "recall_reshuffle_redeal": "Recall the flop (not the burn), shuffle it into the stub, cut, deal "
+                                   "a new "
+                                   "flop without a new burn (000 §2.5); unless two actions were taken",
+        "reshuffle_stub_redeal": "Shuffle the flop back into the remaining deck (burns stay out), deal a new "
+                                 "flop (001 §14 2.)",
+        "restore_before_bet": "Restore the right order before any bet: the first flop card becomes the burn "
+                              "and the next card completes the flop (004 §8(2))",
+        "extra_is_next_burn": "Put the identifiable extra card back on the stub as the next burn; if it "
+                              "cannot be identified the floor draws one (004 §7)",
+        "fourth_is_exposed_burn": "The fourth card becomes a face-up burn; if it cannot be identified, "
+                                  "redeal (003 (4))",
+        "scramble_floor_picks_burn": "Scramble the cards face down; the floor draws one as the next "
+                                     "burn, the "
+                                     "rest is the flop (TDA 2024)",
+        "correct_or_reshuffle": "Correct the burn if possible, otherwise reshuffle and redeal the flop "
+                                "(003 (5))",
+    }.get(how, "See docs/rules.md")

@@ -1,0 +1,387 @@
+"""The deal of a hand: blinds, hole-card order and counts, exposed and extra cards (section H)."""
+
+from __future__ import annotations
+
+from controller.core.alerts import Finding
+from controller.core.events import ChipsEvent, Event
+from controller.core.handbase import (
+    BETTING,
+    DEAL,
+    ENDED,
+    SHOWDOWN,
+    HandBase,
+    _f,
+    _seat,
+    _seat_of,
+    _seats,
+    _severity,
+    _uid,
+)
+
+
+class DealPart(HandBase):
+    """Handlers and checks for the deal, from the blinds to the first betting action."""
+
+    # --- the deal --------------------------------------------------------------------------------
+    def _resolve_blinds(self) -> list[Finding]:
+        """At the first hole card: every blind due must have been seen (unless no chips were reported)."""
+        self.blinds_done = True
+        out: list[Finding] = []
+        due = self.expected_posts()
+        if not self.pre_chips:
+            self.blinds_auto = True  # a table without chip readers: the blinds are taken as posted
+            return out
+        for seat in due:
+            if self.pre_chips.get(seat, 0) == 0:
+                kind = "big" if seat == self.record.bb_seat else "small"
+                out.append(_f("DEAL_BEFORE_BLINDS", f"First hole card dealt before seat {seat} posted the "
+                                                    f"{kind} blind ({due[seat]})", seat=seat))
+                self.late_blind_flagged = True
+        return out
+
+    def check_blind(self, seat: int, amount: int) -> list[Finding]:
+        """A chips event before the deal: it must be a blind seat posting the level's amount (001 §7)."""
+        self.pre_chips[seat] = amount
+        if amount == 0 or seat in self.blind_flagged:
+            return []
+        due = self.expected_posts()
+        lv = self.level
+        if seat not in due:
+            self.blind_flagged.add(seat)
+            return [_f("BLIND_WRONG", f"Seat {seat} put {amount} in before the deal, but it owes no blind "
+                                      f"({self.blind_text()}, level {lv.sb}/{lv.bb})", seat=seat)]
+        if amount != due[seat]:
+            self.blind_flagged.add(seat)
+            kind = "big" if seat == self.record.bb_seat else "small"
+            return [_f("BLIND_WRONG", f"Seat {seat} posted {amount} as the {kind} blind; level "
+                                      f"{lv.sb}/{lv.bb} "
+                                      f"in force when the button moved needs {due[seat]}", seat=seat)]
+        return []
+
+    def blind_text(self) -> str:
+        r = self.record
+        sb = f"SB seat {r.sb_seat}" if r.sb_seat is not None else "dead SB"
+        return f"{sb}, BB seat {r.bb_seat}"
+
+    def expected_posts(self) -> dict[int, int]:
+        """Blinds due this hand (a short stack posts what it has); antes come off first."""
+        out: dict[int, int] = {}
+        r = self.record
+        for seat, amount in ((r.sb_seat, self.level.sb), (r.bb_seat, self.level.bb)):
+            if seat is not None and seat in self.holes:
+                behind = r.starting_stacks[seat] - min(self.level.ante, r.starting_stacks[seat])
+                if behind > 0:  # a seat all-in on its ante owes no blind
+                    out[seat] = min(amount, behind)
+        return out
+
+    def h_chips_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        assert isinstance(ev, ChipsEvent)
+        if ev.seat not in self.holes:
+            return [_f("BAD_EVENT", f"Chips from seat {ev.seat}, which is not dealt in this hand; "
+                                    f"event not applied", seat=ev.seat)]
+        if not self.deal_cards:
+            return self.check_blind(ev.seat, ev.amount)
+        due = self.expected_posts()
+        if ev.seat in due and ev.amount == due[ev.seat]:
+            if self.blinds_auto and not self.late_blind_flagged:
+                self.late_blind_flagged = True
+                return [_f("DEAL_BEFORE_BLINDS", f"Seat {ev.seat} posted its blind ({ev.amount}) after the "
+                                                 f"deal had begun", seat=ev.seat)]
+            return []
+        return self.h_action_deal(ev, card)
+
+    def h_hole_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        seat = _seat(ev)
+        out: list[Finding] = []
+        if seat in self.holes and card in self.holes[seat]:
+            self.in_flight.pop(card, None)  # a card lifted and put back
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            return out
+        out = self._dup(card, f"seat{seat}", ev)
+        if out:
+            return out
+        out += self._flight_check(card)
+        if not self.blinds_done:
+            out += self._resolve_blinds()
+        if card in self.boxed:
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Boxed card {card} dealt to seat {seat}; expected: "
+                                                     f"take {card} out of play", seat=seat, cards=[card]))
+        if seat not in self.holes:
+            self._place_hole(seat, card, ev, register=False)
+            msg = f"Hole card dealt to seat {seat}, which is not dealt in (dealt in: {_seats(self.dealt_in)})"
+            return [*out, _f("DEAL_EMPTY_SEAT", msg, seat=seat)]
+        if self._dealt_count() >= len(self.deal_seq):
+            if self.replacement_due is None:
+                return out + self._extra_hole(seat, card, ev)
+            if seat != self.replacement_due:
+                out.append(_f("CORRECTION_NOT_FOLLOWED", f"Card dealt to seat {seat}; expected: the "
+                              f"replacement card for seat {self.replacement_due} (exposed card)", seat=seat))
+            self._place_hole(seat, card, ev)
+            self.replacement_due = None
+            self._maybe_deal_complete(ev.t, out)
+            return out
+        wrong = self._deal_order(seat)
+        self._place_hole(seat, card, ev)
+        self.deal_cards.append(card)
+        if wrong:
+            return out + wrong  # a misdeal: the hand is void
+        self._maybe_deal_complete(ev.t, out)
+        return out
+
+    def _dealt_count(self) -> int:
+        return len(self.deal_cards)
+
+    def _deal_order(self, seat: int) -> list[Finding]:
+        """Clockwise order within each round of the deal, every round from the first seat (001 §6, 000 §2.4).
+
+        A card that passes over a seat, or goes back against the order, is out of order (001 §14(2)). A
+        round that simply stops early leaves seats short: DEAL_SEAT_SKIPPED when the betting starts.
+        """
+        order = self.dealt_in
+        p = order.index(seat)
+        if not self.deal_cards:
+            self.deal_pos = p
+            if p != 0:
+                return [_f("DEAL_WRONG_FIRST_SEAT", f"First hole card went to seat {seat}; the first seat "
+                                                    f"left of the button (seat {self.record.button}) is seat "
+                                                    f"{order[0]}", seat=seat)]
+            return []
+        if p <= self.deal_pos and self.deal_round + 1 < self.game.hole_cards:
+            if self.deal_pos != len(order) - 1:
+                # A new round before the last seat got its card: that seat was passed over.
+                return [_f("DEAL_OUT_OF_ORDER", f"Hole card {len(self.deal_cards) + 1} went to seat "
+                                                f"{seat}; seat "
+                                                f"{order[self.deal_pos + 1]} was next in clockwise order",
+                           seat=seat)]
+            self.deal_round += 1  # back to the start: the next round begins
+            self.deal_pos = -1
+        if p > self.deal_pos:
+            passed = order[self.deal_pos + 1:p]
+            self.deal_pos = p
+            if not passed:
+                return []
+            return [_f("DEAL_OUT_OF_ORDER", f"Hole card {len(self.deal_cards) + 1} went to seat {seat}; seat "
+                                            f"{passed[0]} was next in clockwise order", seat=seat)]
+        nxt = order[self.deal_pos + 1] if self.deal_pos + 1 < len(order) else order[0]
+        return [_f("DEAL_OUT_OF_ORDER", f"Hole card {len(self.deal_cards) + 1} went to seat {seat}, back "
+                                        f"against the clockwise order (seat {nxt} was next)", seat=seat)]
+
+    def _flight_check(self, arriving: str) -> list[Finding]:
+        """A card that left a seat during the deal must come back before the deal goes on (000 §2.4)."""
+        self.in_flight.pop(arriving, None)
+        return []
+
+    def _off_table(self) -> list[Finding]:
+        if not self.in_flight:
+            return []
+        card, seat = next(iter(self.in_flight.items()))
+        self.in_flight.clear()
+        return [_f("CARD_OFF_TABLE", f"Card {card} left seat {seat} during the deal and was not seen again "
+                                     f"before the betting began", seat=seat, cards=[card])]
+
+    def _maybe_deal_complete(self, t: float, out: list[Finding]) -> None:
+        if len(self.deal_cards) < len(self.deal_seq) or self.replacement_due is not None:
+            return
+        self._start_preflop(t, out)
+
+    def _start_preflop(self, t: float, out: list[Finding]) -> None:
+        """The deal is over (complete, or betting began): absent seats are dead, the blinds go in."""
+        if not self.blinds_done:
+            out += self._resolve_blinds()
+        self.phase = BETTING
+        self.street_i = 0
+        r = self.record
+        ante = self.level.ante
+        for seat in self.dealt_in:
+            a = min(ante, r.starting_stacks[seat])
+            if a:
+                self.prev[seat] += a
+                self._add_record(t, seat, "post_ante", a, a)
+        self.posted = self.expected_posts()
+        for seat, amount in self.posted.items():
+            kind = "post_bb" if seat == r.bb_seat else "post_sb"
+            self._add_record(t, seat, kind, amount, amount)
+        self._sync_committed()
+        bb = r.bb_seat if r.bb_seat is not None else r.button
+        first = self._first_after(bb)
+        stacks = {s: r.starting_stacks[s] - self.prev[s] - self.posted.get(s, 0) for s in self.dealt_in}
+        self.round = self.round_factory(street="preflop", seats=list(self.dealt_in), first_to_act=first,
+                                        stacks=stacks, posted=dict(self.posted), bb=self.level.bb,
+                                        profile=self.profile, t=t, absent=tuple(sorted(self.absent)))
+        self.n_records = 0
+        for seat in self.dealt_in:
+            if seat in self.absent:
+                r.dead.add(seat)
+                out.append(_f("DEAD_HAND_ABSENT", f"Seat {seat} ({r.players.get(seat)}) was not seated when "
+                                                  f"the deal completed; the hand is dead, its blinds stay in",
+                              seat=seat))
+                out += self.round.fold(seat, t, "dead hand: absent at the end of the deal")
+        self.short = {s for s in self.dealt_in if self._hole_count(s) < self.game.hole_cards
+                      and s not in r.dead}
+        for seat in sorted(self.short):
+            # 000 §2.4, 004 §4(2f): betting started with a seat short of cards.
+            n = self._hole_count(seat)
+            if not self.limit_reached():
+                out.append(_f("DEAL_SEAT_SKIPPED", f"Betting began while seat {seat} holds {n} hole card(s)",
+                              seat=seat))
+                break
+            r.dead.add(seat)
+            out.append(_f("DEAL_SEAT_SKIPPED", f"Seat {seat} holds {n} hole card(s) after "
+                                               f"{self.round.actions_taken} "
+                                               f"actions; its hand is dead", seat=seat, severity="dead_hand"))
+            out += self.round.fold(seat, t, "dead hand: too few cards")
+        self.short.clear()
+        out += self._after_round_change(t)
+
+    def _first_after(self, seat: int) -> int:
+        """First dealt-in seat clockwise after `seat` with chips behind (preflop: left of the BB)."""
+        ring = sorted(self.dealt_in)
+        after = [s for s in ring if s > seat] + [s for s in ring if s <= seat]
+        starts = self.record.starting_stacks
+        for s in after:
+            if starts[s] - self.prev[s] - self.posted.get(s, 0) > 0:
+                return s
+        return after[0]
+
+    def _extra_hole(self, seat: int, card: str, ev: Event) -> list[Finding]:
+        """A hole card after the deal was complete (003 (3), 001 §14 4., 004 §4(4))."""
+        self._place_hole(seat, card, ev)
+        first = self.dealt_in[0] if self.dealt_in else None
+        acted = self.round.actions_taken if self.round is not None else 0
+        if seat == first and self.extra_first is None and acted == 0 and self.street_i == 0:
+            self.extra_first = card
+            self.holes[seat].remove(card)  # not part of the seat's hand: it is the next burn
+            self.record.hole[seat].remove(card)
+            self.must_leave[card] = f"seat{seat}"
+            self.must_burn.setdefault("flop", card)
+            return [_f("DEAL_EXTRA_CARD_FIRST_SEAT", f"Seat {seat} (first seat) received an extra card after "
+                                                     f"the deal", seat=seat)]
+        if self.limit_reached() or self.street_i > 0:
+            self.record.dead.add(seat)
+            out = [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} holds {len(self.holes[seat])} cards, found after "
+                                             f"the betting was under way; its hand is dead", seat=seat,
+                      severity="dead_hand")]
+            if self.round is not None and not self.round.closed:
+                out += self.round.fold(seat, ev.t, "dead hand: too many cards")
+                out += self._after_round_change(ev.t)
+            else:
+                self.record.folded.add(seat)
+            return out
+        what = "a second extra card" if self.extra_first is not None else f"{len(self.holes[seat])} cards"
+        return [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} received {what} before two actions", seat=seat)]
+
+    def h_hole_betting(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        seat = _seat(ev)
+        if seat in self.holes and card in self.holes[seat]:
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            self.lost.pop(card, None)
+            self.in_flight.pop(card, None)
+            self.thrown.pop(seat, None)
+            return []
+        dup = self._dup(card, f"seat{seat}", ev)
+        if dup:
+            return dup
+        if seat in self.short and seat in self.holes:
+            self._place_hole(seat, card, ev)
+            if self._hole_count(seat) >= self.game.hole_cards:
+                self.short.discard(seat)
+            return []
+        if seat not in self.holes:
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not in this hand", seat=seat,
+                       severity="error")]
+        if seat in self.record.folded or seat in self.record.dead:
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            return []
+        if self.phase == BETTING and self.street_i == 0 and self.replacement_due == seat:
+            self._place_hole(seat, card, ev)
+            self.replacement_due = None
+            return []
+        return self._extra_hole(seat, card, ev)
+
+    # --- exposed cards ----------------------------------------------------------------------------
+    def h_exposed(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        zone = getattr(ev, "zone", "")
+        out = self._camera_check(zone, card)
+        if out:
+            return out
+        if zone == "deck":
+            return self._boxed(card)
+        if zone == "burn":
+            if card in self.must_burn.values() or (self.fix and self.fix.moved == card):
+                return []  # burned face up on purpose (a correction)
+            return [_f("BURN_EXPOSED", f"Burn card {card} seen face up; it stays burned face up",
+                       cards=[card])]
+        seat = _seat_of(zone)
+        if seat is not None and (self.phase == DEAL or (
+                self.phase == BETTING and self.street_i == 0 and self.round is not None
+                and self.round.actions_taken == 0 and card in self.deal_cards)):
+            return self._exposed_hole(seat, card)  # still part of the deal: the last card, seen at once
+        if seat is not None and self.phase in (SHOWDOWN, ENDED):
+            shown = self.record.shown.setdefault(seat, [])
+            if card not in shown:
+                shown.append(card)
+            return self.showdown.on_card(ev, card) if self.showdown is not None else []
+        return []
+
+    def _camera_check(self, zone: str, card: str) -> list[Finding]:
+        where = self.zones.zone_of(card)
+        if where is None or where == zone or zone == "deck":
+            return []
+        return [_f("CAMERA_RFID_MISMATCH", f"Camera sees {card} face up in zone {zone}; the readers place it "
+                                            f"in zone {where}", cards=[card])]
+
+    def _boxed(self, card: str) -> list[Finding]:
+        self.boxed.add(card)
+        if self.phase == DEAL:
+            self.exposures += 1
+            if self.exposures >= 2:
+                return [_f("HOLE_CARDS_EXPOSED_MULTIPLE", f"Card {card} found face up in the stub during the "
+                                                          f"deal; {self.exposures} cards exposed",
+                           cards=[card])]
+        return [_f("BOXED_CARD", f"Card {card} found face up in the stub; take it out of play", cards=[card])]
+
+    def _exposed_hole(self, seat: int, card: str) -> list[Finding]:
+        self.exposures += 1
+        if self.exposures >= 2:
+            return [_f("HOLE_CARDS_EXPOSED_MULTIPLE", f"A second card ({card}, seat {seat}) exposed "
+                                                      f"during the "
+                                                      f"deal", seat=seat, cards=[card])]
+        idx = self.deal_cards.index(card) if card in self.deal_cards else len(self.deal_cards)
+        if idx < 2:
+            return [_f("HOLE_CARD_EXPOSED_FIRST", f"Card {card} to seat {seat} was exposed as card {idx + 1} "
+                                                  f"of the deal", seat=seat, cards=[card])]
+        self.exposed_card = card
+        self.replacement_due = seat
+        self.must_leave[card] = f"seat{seat}"
+        self.must_burn["flop"] = card
+        self.skip_burn.add("flop")
+        self.holes[seat] = [c for c in self.holes[seat] if c != card]
+        self.record.hole[seat] = [c for c in self.record.hole.get(seat, []) if c != card]
+        return [_f("HOLE_CARD_EXPOSED", f"Hole card {card} of seat {seat} exposed by the dealer during "
+                                        f"the deal",
+                   seat=seat, cards=[card],
+                   remedy=f"Finish the deal; seat {seat} gets the next card last; {card} is the first burn, "
+                          f"burned face up; no other burn before the flop")]
+
+    # --- betting -----------------------------------------------------------------------------------
+    def h_action_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        """Betting starts before the deal completed (000 §2.4, 004 §4(2f))."""
+        out = self._off_table()
+        if out:
+            return out
+        if self.replacement_due is not None:
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Betting began before seat {self.replacement_due} got "
+                                                     f"its replacement card; expected: the replacement card "
+                                                     f"dealt last", seat=self.replacement_due))
+            self.replacement_due = None
+        self._start_preflop(ev.t, out)
+        if any(_severity(f) == "misdeal" for f in out):
+            return out  # the hand is void; the action does not count
+        if self.phase == BETTING:
+            out += self.h_action(ev, card)
+        return out
+

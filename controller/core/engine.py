@@ -1,0 +1,396 @@
+"""The rules engine's public face: `Engine.feed(event) -> list[Outcome]`, pure and deterministic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from controller.core.alerts import Alert, Finding, Street
+from controller.core.betting import BettingRound
+from controller.core.catalogue import entry
+from controller.core.events import (
+    ActionEvent,
+    BoardCountEvent,
+    CardGone,
+    CardSeen,
+    ChipsEvent,
+    ConsoleEvent,
+    DeckEvent,
+    Event,
+    Exposed,
+    HandStart,
+    Knock,
+    LevelEvent,
+    PresentEvent,
+    SeatEvent,
+)
+from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
+from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
+from controller.core.record import HandRecord
+from controller.core.showdown import Showdown
+from controller.core.table import Level, Table
+from controller.core.zones import Zones
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HandSummary:
+    """A finished hand, as published on `…/hands` (payload documented in docs/interfaces.md)."""
+
+    hand: int
+    t: float
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+Outcome: TypeAlias = Alert | HandSummary
+_CARD_KIND: dict[type, str] = {CardSeen: "card", CardGone: "gone", Exposed: "exposed"}
+LIVE = (DEAL, BETTING, DUE)  # phases in which the hand is still being played
+
+
+class Engine:
+    """Tracks one table: seats and button across hands, the current hand, and alert numbering."""
+
+    def __init__(self, *, table: str = "t1", profile: Profile | None = None, strict: bool = False) -> None:
+        """`strict`: let a bug in the rules code raise (tests); otherwise it becomes a BAD_EVENT alert so
+        a live table keeps running."""
+        self.table = table
+        self.strict = strict
+        self.profile = profile or PROFILES[DEFAULT_PROFILE]
+        self.seats = Table(max_seats=self.profile.max_seats)
+        self.zones = Zones()
+        self.hand = 0
+        self.current = Hand(number=0, t=0.0, table=table, profile=self.profile, zones=self.zones,
+                            positions=None, level=Level(sb=0, bb=0), dealt_in=(), players={}, stacks={},
+                            absent=set(), round_factory=BettingRound, showdown_factory=None)
+        self.round_factory: RoundFactory = BettingRound
+        self.showdown_factory = Showdown
+        self.redeal = False  # the last hand was a misdeal: the next deal keeps its button
+        self.disputed: int | None = None  # a button we called wrong (BUTTON_WRONG) in the last hand
+        self.deferred: list[SeatEvent] = []  # seat changes for players in the running hand
+        self.pre_blinds: dict[int, int] = {}  # chips placed between hands (blinds during the shuffle)
+        self.unread_claimed: dict[str, set[str]] = {}  # zone → cards unread exposures stood for
+        self.last_t = 0.0
+        self.counters: dict[int, int] = {}
+        self.stats = {"events": 0, "hands": 0, "alerts": 0, "bad_events": 0, "misdeals": 0, "summaries": 0,
+                      "internal_errors": 0}
+        self._dispatch: dict[type, Callable[[Any], list[Outcome]]] = {
+            SeatEvent: self._on_seat, DeckEvent: self._on_deck, LevelEvent: self._on_level,
+            HandStart: self._on_hand_start, CardSeen: self._on_card, CardGone: self._on_card,
+            Exposed: self._on_card, Knock: self._on_knock, ActionEvent: self._on_betting,
+            ChipsEvent: self._on_betting, PresentEvent: self._on_present, ConsoleEvent: self._on_console,
+            BoardCountEvent: self._on_board_count,
+        }
+
+    @property
+    def record(self) -> HandRecord | None:
+        return self.current.record if self.hand else None
+
+    # --- the one entry point ----------------------------------------------------------------------
+    def feed(self, event: Event) -> list[Outcome]:
+        self.stats["events"] += 1
+        if event.t < self.last_t:
+            return self._alerts(event.t, [Finding(code="BAD_EVENT", message=(
+                f"{event.TYPE} event at t={event.t} is earlier than the previous event (t={self.last_t}); "
+                f"event not applied"))])
+        self.last_t = event.t
+        if self.strict:
+            return self._dispatch[type(event)](event)
+        try:
+            return self._dispatch[type(event)](event)
+        except Exception as exc:  # a bug must not stop a live table; it is reported as an alert
+            self.stats["internal_errors"] += 1
+            return self._bad(event.t, f"internal error while applying a {event.TYPE} event "
+                                      f"({type(exc).__name__}: {exc}); please report it with the event log")
+
+    def finish(self, t: float) -> list[Outcome]:
+        """Settle the last hand (end of a session); the next hand_start does this otherwise."""
+        return self._close_hand(t)
+
+    # --- numbering ----------------------------------------------------------------------------------
+    def _alerts(self, t: float, findings: list[Finding], street: Street | None = None) -> list[Outcome]:
+        out: list[Outcome] = []
+        hand = self.hand
+        where = street or self.current.alert_street()
+        for f in findings:
+            row = entry(f.code)
+            n = self.counters.get(hand, 0) + 1
+            self.counters[hand] = n
+            sev = f.severity or row.severity
+            out.append(Alert(id=f"{self.table}-h{hand}-{n}", t=t, table=self.table, hand=hand, code=f.code,
+                             severity=sev, street=where, seat=f.seat, cards=f.cards, message=f.message,
+                             remedy=f.remedy or row.remedy, rule=f.rule or row.rule, extra=f.extra))
+            self.stats["alerts"] += 1
+            if f.code == "BAD_EVENT":
+                self.stats["bad_events"] += 1
+            if sev == "misdeal":
+                self.stats["misdeals"] += 1
+        return out
+
+    def _bad(self, t: float, message: str, seat: int | None = None) -> list[Outcome]:
+        bad = Finding(code="BAD_EVENT", message=message + "; event not applied", seat=seat)
+        return self._alerts(t, [bad])
+
+    # --- table events -------------------------------------------------------------------------------
+    def _on_seat(self, ev: SeatEvent) -> list[Outcome]:
+        if ev.seat > self.profile.max_seats:
+            top = self.profile.max_seats
+            return self._bad(ev.t, f"seat {ev.seat} is outside the table (1…{top})", ev.seat)
+        hand = self.current
+        if hand.phase in LIVE and ev.seat in hand.holes:
+            self.deferred.append(ev)  # a player in the hand: the change applies when the hand is over
+            return []
+        # Players moving between hands: the last hand is over, settle it before the seat changes.
+        out = self._close_hand(ev.t) if hand.phase in (SHOWDOWN, ENDED, VOID) else []
+        self.seats.sit(ev.seat, ev.player, ev.stack)
+        return out
+
+    def _on_deck(self, ev: DeckEvent) -> list[Outcome]:
+        try:
+            deck = self.zones.enrol(ev.id, ev.cards)
+        except ValueError as exc:
+            return self._bad(ev.t, f"deck {ev.id!r}: {exc}")
+        problems = deck.problems()
+        if not problems:
+            return []
+        return self._alerts(ev.t, [Finding(code="DECK_INCOMPLETE", message=(
+            f"Deck {ev.id!r} enrolled with {len(deck.uid_to_card)} tags: " + "; ".join(problems)))])
+
+    def _on_level(self, ev: LevelEvent) -> list[Outcome]:
+        if ev.sb > ev.bb:
+            return self._bad(ev.t, f"level with small blind {ev.sb} above big blind {ev.bb}")
+        self.seats.level = Level(sb=ev.sb, bb=ev.bb, ante=ev.ante, chip=ev.chip)
+        return []
+
+    def _on_present(self, ev: PresentEvent) -> list[Outcome]:
+        info = self.seats.seats.get(ev.seat)
+        if info is None:
+            return self._bad(ev.t, f"presence reported for seat {ev.seat}, which is empty", ev.seat)
+        info.present = ev.present
+        hand = self.current
+        if ev.present:
+            hand.absent.discard(ev.seat)
+        elif ev.seat in hand.holes:
+            hand.absent.add(ev.seat)
+        rnd = hand.round
+        if rnd is None or hand.phase != BETTING or not hasattr(rnd, "set_present"):
+            return []
+        street = hand.alert_street()
+        findings = rnd.set_present(ev.seat, ev.present, ev.t)
+        findings += hand._after_round_change(ev.t)
+        return self._alerts(ev.t, findings, street) if findings else []
+
+    # --- hands --------------------------------------------------------------------------------------
+    def _close_hand(self, t: float) -> list[Outcome]:
+        """End of the previous hand: missing cards, settlement, finishing stacks, busted players leave."""
+        hand = self.current
+        out: list[Outcome] = []
+        if self.hand == 0 or hand.settled:
+            return out
+        hand.settled = True
+        findings = hand.missing_cards() if hand.phase != VOID else []
+        out += self._alerts(t, findings, street="between")
+        rec = hand.record
+        if hand.phase == VOID or (hand.phase == DEAL and not hand.deal_cards):
+            # A misdeal, or a hand restarted before any card was dealt (e.g. to move a wrong button):
+            # the next deal keeps this hand's button and blinds.
+            self.redeal = True
+        elif hand.phase in LIVE:
+            rec.notes.append("hand not finished when the next hand started")
+        if hand.showdown is not None:
+            settlement = hand.showdown.settle(t)
+            out += self._alerts(t, list(settlement.findings), street="showdown")
+            for seat, stack in settlement.finishing_stacks.items():
+                info = self.seats.seats.get(seat)
+                if info is not None and info.player == rec.players.get(seat):
+                    info.stack = stack
+            payload: Mapping[str, Any] = settlement.summary
+        else:
+            payload = _plain_summary(rec)
+        rec.t_end = rec.t_end if rec.t_end is not None else t
+        out.append(HandSummary(hand=rec.hand, t=t, payload=payload))
+        self.stats["summaries"] += 1
+        for ev in self.deferred:
+            self.seats.sit(ev.seat, ev.player, ev.stack)
+        self.deferred.clear()
+        for seat in [s for s, info in self.seats.seats.items() if info.stack <= 0]:
+            self.seats.sit(seat, None, 0)  # busted players leave their seat (001 §1)
+        hand.phase = ENDED if hand.phase != VOID else VOID
+        return out
+
+    def _on_hand_start(self, ev: HandStart) -> list[Outcome]:
+        out = self._close_hand(ev.t)
+        self.unread_claimed.clear()
+        occ = self.seats.occupied()
+        if len(occ) < 2:
+            return out + self._bad(ev.t, f"hand_start with {len(occ)} player(s) holding chips; a hand "
+                                         f"needs two")
+        findings: list[Finding] = []
+        level = self.seats.level
+        if level is None:
+            findings.append(Finding(code="BAD_EVENT", message=(
+                "hand_start with no blind level in force (send a level event first); no blinds, the "
+                "minimum bet is taken as 1 chip")))
+            level = Level(sb=0, bb=1)
+        first = self.seats.last is None
+        insisted = self.redeal and ev.button is not None and ev.button == self.disputed
+        if insisted:
+            # The redeal comes from the same button we disputed: the floor kept the dealer's button
+            # (001 §14 5. leaves the correction to the dealer); follow it so the table stays in step.
+            pos = self.seats.first_positions(ev.button)
+        elif self.redeal and self.seats.last is not None and self.seats.last.bb_seat in occ:
+            pos = self.seats.last  # misdeal: same button, same blinds, same level (001 §14, 004 §4)
+            level = self.current.level
+        elif first:
+            pos = self.seats.first_positions(ev.button)
+        else:
+            pos = self.seats.next_positions()
+        self.redeal = False
+        self.disputed = None
+        if ev.button is not None and not first and ev.button != pos.button:
+            self.disputed = ev.button
+            sb = f"SB seat {pos.sb_seat}" if pos.sb_seat is not None else "dead SB"
+            findings.append(Finding(code="BUTTON_WRONG", message=(
+                f"Button placed at seat {ev.button}; the dead-button rule puts it at seat {pos.button} "
+                f"({sb}, BB seat {pos.bb_seat})"), seat=ev.button))
+        self.seats.last = pos
+        self.hand += 1
+        self.stats["hands"] += 1
+        self.zones.clear()
+        dealt = self.seats.clockwise_from(pos.button, occ)
+        info = self.seats.seats
+        self.current = Hand(
+            number=self.hand, t=ev.t, table=self.table, profile=self.profile, zones=self.zones,
+            positions=pos, level=level, dealt_in=dealt, players={s: info[s].player for s in dealt},
+            stacks={s: info[s].stack for s in dealt}, absent={s for s in dealt if not info[s].present},
+            round_factory=self.round_factory, showdown_factory=self.showdown_factory)
+        for seat, amount in sorted(self.pre_blinds.items()):
+            if seat in self.current.holes:
+                findings += self.current.check_blind(seat, amount)
+        self.pre_blinds.clear()
+        return out + self._alerts(ev.t, findings)
+
+    # --- hand events --------------------------------------------------------------------------------
+    def _on_card(self, ev: CardSeen | CardGone | Exposed) -> list[Outcome]:
+        zone = ev.zone
+        seat = int(zone[4:]) if zone.startswith("seat") else None
+        if seat is not None and seat > self.profile.max_seats:
+            top = self.profile.max_seats
+            return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
+        card = ev.card
+        if isinstance(ev, Exposed) and card is None and ev.uid is None:
+            card = self._unread_exposed(zone)
+            if card is None:
+                return []  # a face-up card the readers do not place in that zone: nothing to apply
+        if card is None and ev.uid is not None and self.zones.decks:
+            card = self.zones.decks[-1].uid_to_card.get(ev.uid)  # fast path: a tag of the active deck
+        if card is None or (zone == "deck" and self.zones.check is not None):
+            res = self.zones.resolve(ev.card, ev.uid)
+            if isinstance(ev, CardSeen) and zone == "deck" and self.zones.check is not None:
+                self.zones.check_card(res)
+                return []
+            if res.card is None:
+                if isinstance(ev, CardGone):
+                    return []
+                return self._alerts(ev.t, [Finding(code="FOREIGN_CARD", message=(
+                    f"Card in zone {zone}: {res.foreign}"), seat=seat)])
+            card = res.card
+        kind = _CARD_KIND[type(ev)]
+        if kind == "card":
+            kind = "hole" if seat is not None else zone
+        return self._hand(kind, ev, card)
+
+    def _unread_exposed(self, zone: str) -> str | None:
+        """The card an unread camera exposure stands for: the zone's most recently placed card that no
+        unread exposure has claimed yet this hand (a card turned during the deal is the latest one)."""
+        claimed = self.unread_claimed.setdefault(zone, set())
+        for card in reversed(self.zones.cards_in(zone)):
+            if card not in claimed:
+                claimed.add(card)
+                return card
+        return None
+
+    def _hand(self, kind: str, ev: Event, card: str | None) -> list[Outcome]:
+        hand = self.current
+        phase, street_i = hand.phase, hand.street_i  # where the event happened, before it moved the hand on
+        findings = hand.dispatch(kind, ev, card)
+        if not findings:
+            return []
+        street = hand.street_label(phase, street_i)
+        out: list[Outcome] = []
+        for f in findings:
+            # Showdown announcements (section S) belong to the showdown even when the last action
+            # of the river triggered them.
+            out += self._alerts(ev.t, [f], "showdown" if entry(f.code).section == "S" else street)
+        return out
+
+    def _on_knock(self, ev: Knock) -> list[Outcome]:
+        return self._hand("knock", ev, None)
+
+    def _on_betting(self, ev: ActionEvent | ChipsEvent) -> list[Outcome]:
+        info = self.seats.seats.get(ev.seat)
+        if info is None and ev.seat not in self.current.holes:
+            return self._bad(ev.t, f"{ev.TYPE} from seat {ev.seat}, which is empty", ev.seat)
+        if self.current.phase in (ENDED, VOID, SHOWDOWN, BETWEEN) and isinstance(ev, ChipsEvent):
+            # Chips between hands: blinds placed during the shuffle (000 §2.2), or the pot being pushed.
+            if ev.amount > 0:
+                self.pre_blinds[ev.seat] = ev.amount
+            else:
+                self.pre_blinds.pop(ev.seat, None)
+            return []
+        return self._hand("action" if isinstance(ev, ActionEvent) else "chips", ev, None)
+
+    def _on_board_count(self, ev: BoardCountEvent) -> list[Outcome]:
+        return self._hand("board_count", ev, None)
+
+    def _on_console(self, ev: ConsoleEvent) -> list[Outcome]:
+        b = ev.button
+        if b == "floor":
+            return self._alerts(ev.t, [Finding(code="FLOOR_CALLED", message=(
+                f"Dealer called the floor to table {self.table} (hand {self.hand}, "
+                f"{self.current.alert_street()}; {self.counters.get(self.hand, 0)} alert(s) in this hand)"))])
+        if b == "deck_check":
+            if self.current.phase in LIVE:
+                return self._bad(ev.t, f"deck check started during hand {self.hand} ({self.current.phase})")
+            self.zones.start_check(ev.t)
+            return []
+        if b == "deck_check_done":
+            return self._deck_check_done(ev)
+        if b == "misdeal":
+            return self._hand("misdeal", ev, None)
+        return self._hand("clock", ev, None)
+
+    def _deck_check_done(self, ev: ConsoleEvent) -> list[Outcome]:
+        if self.zones.check is None:
+            return self._bad(ev.t, "deck_check_done without a deck_check")
+        missing, dups, foreign = self.zones.finish_check()
+        findings: list[Finding] = []
+        if missing:
+            findings.append(Finding(code="DECK_INCOMPLETE", message=(
+                f"Deck check read {52 - len(missing)} of 52 cards; missing: {' '.join(missing)}"),
+                cards=tuple(missing)))
+        for card in dups:
+            findings.append(Finding(code="DECK_DUPLICATE", message=f"Deck check read {card} twice (two tags)",
+                                    cards=(card,)))
+        for why in foreign:
+            findings.append(Finding(code="FOREIGN_CARD", message=f"Deck check: {why}"))
+        return self._alerts(ev.t, findings, street="between")
+
+    # --- views ----------------------------------------------------------------------------------------
+    def public_state(self) -> dict[str, Any]:
+        from controller.core.state import public_state
+
+        return public_state(self)
+
+    def statistics(self) -> dict[str, int]:
+        return dict(self.stats)
+
+
+def _plain_summary(rec: HandRecord) -> dict[str, Any]:
+    """The hand summary when no settlement exists (misdeal, or showdown.py not merged)."""
+    return {
+        "hand": rec.hand, "table": rec.table, "button": rec.button, "ended": rec.ended,
+        "board": list(rec.board), "actions": [
+            {"t": a.t, "street": a.street, "seat": a.seat, "action": a.action, "total": a.total}
+            for a in rec.actions],
+        "committed": {str(s): c for s, c in sorted(rec.committed.items())},
+    }

@@ -1,0 +1,251 @@
+"""JSON Lines reader/writer for the table event log; every error names the line and the field."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import fields
+from typing import Any
+
+from controller.core.cards import CardError, check_zone, normalise_uid, parse_card
+from controller.core.events import (
+    ACTIONS,
+    CONSOLE_BUTTONS,
+    DECLARATIONS,
+    EVENT_TYPES,
+    ActionEvent,
+    BaseEvent,
+    CardGone,
+    CardSeen,
+    ChipsEvent,
+    ConsoleEvent,
+    DeckEvent,
+    Event,
+    Exposed,
+    HandStart,
+    Knock,
+    LevelEvent,
+    PresentEvent,
+    SeatEvent,
+)
+
+
+class LogError(ValueError):
+    """A malformed event; `line` is 1-based (0 when not read from a file), `field` names the key."""
+
+    def __init__(self, message: str, *, line: int = 0, field: str | None = None) -> None:
+        self.line = line
+        self.field = field
+        self.reason = message
+        where = f"line {line}" if line else "event"
+        if field:
+            where += f", field '{field}'"
+        super().__init__(f"{where}: {message}")
+
+
+def _int(obj: Mapping[str, Any], key: str, *, minimum: int = 0, optional: bool = False) -> int | None:
+    if key not in obj or obj[key] is None:
+        if optional:
+            return None
+        raise LogError("missing", field=key)
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise LogError(f"must be an integer, got {value!r}", field=key)
+    if value < minimum:
+        raise LogError(f"must be ≥ {minimum}, got {value}", field=key)
+    return value
+
+
+def _req_int(obj: Mapping[str, Any], key: str, *, minimum: int = 0) -> int:
+    value = _int(obj, key, minimum=minimum)
+    assert value is not None
+    return value
+
+
+def _choice(obj: Mapping[str, Any], key: str, choices: Iterable[str]) -> str:
+    value = obj.get(key)
+    options = tuple(choices)
+    if value not in options:
+        raise LogError(f"must be one of {', '.join(options)}, got {value!r}", field=key)
+    return str(value)
+
+
+def _card_ref(obj: Mapping[str, Any], max_seat: int, *, unread_ok: bool = False) -> dict[str, Any]:
+    try:
+        zone = check_zone(obj.get("zone"), max_seat)  # type: ignore[arg-type]
+    except CardError as exc:
+        raise LogError(str(exc), field="zone") from None
+    card, uid = obj.get("card"), obj.get("uid")
+    if card is None and uid is None and unread_ok:
+        return {"zone": zone}  # `exposed` by a camera that could not read the face
+    if (card is None) == (uid is None):
+        raise LogError("exactly one of 'card' and 'uid' is required", field="card")
+    try:
+        if card is not None:
+            return {"zone": zone, "card": parse_card(card)}
+        return {"zone": zone, "uid": normalise_uid(str(uid))}
+    except CardError as exc:
+        raise LogError(str(exc), field="card" if card is not None else "uid") from None
+
+
+def _declared(obj: Mapping[str, Any]) -> dict[str, Any]:
+    raw = obj.get("declared")
+    if raw is None:
+        return {}
+    if isinstance(raw, Mapping):  # {"action": "raise", "amount": 600}
+        out: dict[str, Any] = {"declared": _choice(raw, "action", DECLARATIONS)}
+        amount = _int(raw, "amount", optional=True)
+    else:
+        out = {"declared": _choice(obj, "declared", DECLARATIONS)}
+        amount = _int(obj, "declared_amount", optional=True)
+    if amount is not None:
+        out["declared_amount"] = amount
+    return out
+
+
+def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, Any]:
+    """The typed constructor arguments of one event, validated."""
+    if kind == "seat":
+        player = obj.get("player")
+        if player is not None and not isinstance(player, str):
+            raise LogError("must be a string or null", field="player")
+        seat = _req_int(obj, "seat", minimum=1)
+        if seat > max_seat:
+            raise LogError(f"seat {seat} is outside the table (1…{max_seat})", field="seat")
+        return {"seat": seat, "player": player, "stack": _req_int(obj, "stack")}
+    if kind == "deck":
+        cards = obj.get("cards")
+        if not isinstance(obj.get("id"), str):
+            raise LogError("must be a string", field="id")
+        if not isinstance(cards, Mapping):
+            raise LogError("must be an object uid → card", field="cards")
+        try:
+            parsed = {normalise_uid(u): parse_card(c) for u, c in cards.items()}
+        except CardError as exc:
+            raise LogError(str(exc), field="cards") from None
+        return {"id": obj["id"], "cards": parsed}
+    if kind == "level":
+        sb, bb = _req_int(obj, "sb"), _req_int(obj, "bb", minimum=1)
+        chip = _int(obj, "chip", minimum=1, optional=True) or 1
+        return {"sb": sb, "bb": bb, "ante": _int(obj, "ante", optional=True) or 0, "chip": chip}
+    if kind == "hand_start":
+        button = _int(obj, "button", minimum=1, optional=True)
+        if button is not None and button > max_seat:
+            raise LogError(f"seat {button} is outside the table (1…{max_seat})", field="button")
+        return {"button": button}
+    if kind in ("card", "card_gone", "exposed"):
+        return _card_ref(obj, max_seat, unread_ok=kind == "exposed")
+    if kind == "knock":
+        return {}
+    if kind in ("action", "chips", "present"):
+        seat = _req_int(obj, "seat", minimum=1)
+        if seat > max_seat:
+            raise LogError(f"seat {seat} is outside the table (1…{max_seat})", field="seat")
+        if kind == "present":
+            if not isinstance(obj.get("present"), bool):
+                raise LogError("must be true or false", field="present")
+            return {"seat": seat, "present": obj["present"]}
+        if kind == "chips":
+            return {"seat": seat, "amount": _req_int(obj, "amount"), **_declared(obj)}
+        action = _choice(obj, "action", ACTIONS)
+        needs_amount = action not in ("fold", "check")
+        amount = _int(obj, "amount", optional=not needs_amount)
+        return {"seat": seat, "action": action, "amount": amount if needs_amount else None}
+    if kind == "board_count":
+        try:
+            zone = check_zone(obj.get("zone"), max_seat)  # type: ignore[arg-type]
+        except CardError as exc:
+            raise LogError(str(exc), field="zone") from None
+        return {"zone": zone, "count": _req_int(obj, "count")}
+    if kind == "console":
+        return {"button": _choice(obj, "button", CONSOLE_BUTTONS)}
+    raise LogError(f"unknown event type {kind!r}", field="type")
+
+
+def event_from_json(obj: Any, *, max_seat: int = 99) -> Event:
+    """Build one event from its decoded JSON object (raises LogError without a line number)."""
+    if not isinstance(obj, Mapping):
+        raise LogError("each line must be a JSON object")
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        raise LogError(f"unknown event type {kind!r} (one of {', '.join(EVENT_TYPES)})", field="type")
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+        raise LogError(f"must be a non-negative number of seconds, got {t!r}", field="t")
+    source = obj.get("source")
+    if source is not None and not isinstance(source, str):
+        raise LogError("must be a string", field="source")
+    cls = EVENT_TYPES[kind]
+    event = cls(t=float(t), source=source, **_fields_for(kind, obj, max_seat))
+    return event  # type: ignore[return-value]
+
+
+def event_to_json(event: BaseEvent) -> dict[str, Any]:
+    """The canonical JSON object of an event: `t`, `type`, then the fields; None values omitted."""
+    out: dict[str, Any] = {"t": event.t, "type": event.TYPE}
+    for f in fields(event):
+        if f.name in ("t", "source"):
+            continue
+        value = getattr(event, f.name)
+        if value is None and not (isinstance(event, SeatEvent) and f.name == "player"):
+            continue
+        out[f.name] = dict(value) if isinstance(value, Mapping) else value
+    if isinstance(event, LevelEvent) and event.chip == 1:
+        out.pop("chip")
+    if event.source is not None:
+        out["source"] = event.source
+    return out
+
+
+def dumps_event(event: BaseEvent) -> str:
+    """One JSON Lines record (no trailing newline), compact and key-order stable."""
+    return json.dumps(event_to_json(event), separators=(",", ":"), ensure_ascii=False)
+
+
+def parse_line(text: str, *, line: int = 0, max_seat: int = 99) -> Event:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"not valid JSON ({exc.msg} at column {exc.colno})", line=line) from None
+    try:
+        return event_from_json(obj, max_seat=max_seat)
+    except LogError as exc:
+        raise LogError(exc.reason, line=line, field=exc.field) from None
+
+
+def read_events(lines: Iterable[str], *, max_seat: int = 99) -> Iterator[tuple[int, Event]]:
+    """Yield (line number, event) for each non-blank line; time must not go backwards."""
+    last_t = -math.inf
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        event = parse_line(text, line=number, max_seat=max_seat)
+        if event.t < last_t:
+            raise LogError(f"time goes backwards ({event.t} after {last_t})", line=number, field="t")
+        last_t = event.t
+        yield number, event
+
+
+__all__ = [
+    "ActionEvent",
+    "CardGone",
+    "CardSeen",
+    "ChipsEvent",
+    "ConsoleEvent",
+    "DeckEvent",
+    "Exposed",
+    "HandStart",
+    "Knock",
+    "LevelEvent",
+    "LogError",
+    "PresentEvent",
+    "dumps_event",
+    "event_from_json",
+    "event_to_json",
+    "parse_line",
+    "read_events",
+]

@@ -1,0 +1,166 @@
+"""Table events (interfaces.md §1) as frozen, keyword-only dataclasses, one class per `type`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal, TypeAlias
+
+ActionName = Literal["fold", "check", "call", "bet", "raise", "allin"]
+ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise", "allin")
+DECLARATIONS: tuple[str, ...] = ("call", "bet", "raise")
+CONSOLE_BUTTONS: tuple[str, ...] = ("misdeal", "floor", "deck_check", "deck_check_done", "clock")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BaseEvent:
+    """Common fields: `t` seconds (float, increasing) and the `source` that reported it."""
+
+    TYPE: ClassVar[str] = ""
+    t: float
+    # Extension to the contract: which adapter produced the event (rfid, tap, console, camera, sim, …).
+    # None when the log did not say; never influences the rules.
+    source: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SeatEvent(BaseEvent):
+    TYPE: ClassVar[str] = "seat"
+    seat: int
+    player: str | None
+    stack: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DeckEvent(BaseEvent):
+    TYPE: ClassVar[str] = "deck"
+    id: str
+    cards: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LevelEvent(BaseEvent):
+    TYPE: ClassVar[str] = "level"
+    sb: int
+    bb: int
+    ante: int = 0
+    chip: int = 1
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HandStart(BaseEvent):
+    TYPE: ClassVar[str] = "hand_start"
+    button: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardSeen(BaseEvent):
+    """A card arrives in a zone (`card` event). Exactly one of `card` / `uid` is set."""
+
+    TYPE: ClassVar[str] = "card"
+    zone: str
+    card: str | None = None
+    uid: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardGone(BaseEvent):
+    TYPE: ClassVar[str] = "card_gone"
+    zone: str
+    card: str | None = None
+    uid: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Exposed(BaseEvent):
+    """A card seen face up in a zone; neither `card` nor `uid` when the camera could not read the face
+    (the engine then takes the card the readers placed in that zone most recently)."""
+
+    TYPE: ClassVar[str] = "exposed"
+    zone: str
+    card: str | None = None
+    uid: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Knock(BaseEvent):
+    TYPE: ClassVar[str] = "knock"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ActionEvent(BaseEvent):
+    """A betting action; `amount` is the seat's total committed this round after the action."""
+
+    TYPE: ClassVar[str] = "action"
+    seat: int
+    action: ActionName
+    amount: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChipsEvent(BaseEvent):
+    """Chips in a seat's bet zone (total this round), optionally with a verbal declaration."""
+
+    TYPE: ClassVar[str] = "chips"
+    seat: int
+    amount: int
+    declared: Literal["call", "bet", "raise"] | None = None
+    declared_amount: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PresentEvent(BaseEvent):
+    TYPE: ClassVar[str] = "present"
+    seat: int
+    present: bool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConsoleEvent(BaseEvent):
+    TYPE: ClassVar[str] = "console"
+    button: Literal["misdeal", "floor", "deck_check", "deck_check_done", "clock"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BoardCountEvent(BaseEvent):
+    """Extension: the overhead camera counts `count` cards face up in `zone` (debounced over 2 frames)."""
+
+    TYPE: ClassVar[str] = "board_count"
+    zone: str
+    count: int
+
+
+Event: TypeAlias = (
+    SeatEvent
+    | DeckEvent
+    | LevelEvent
+    | HandStart
+    | CardSeen
+    | CardGone
+    | Exposed
+    | Knock
+    | ActionEvent
+    | ChipsEvent
+    | PresentEvent
+    | ConsoleEvent
+    | BoardCountEvent
+)
+
+EVENT_TYPES: dict[str, type[BaseEvent]] = {
+    cls.TYPE: cls
+    for cls in (
+        SeatEvent,
+        DeckEvent,
+        LevelEvent,
+        HandStart,
+        CardSeen,
+        CardGone,
+        Exposed,
+        Knock,
+        ActionEvent,
+        ChipsEvent,
+        PresentEvent,
+        ConsoleEvent,
+        BoardCountEvent,
+    )
+}

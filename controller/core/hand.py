@@ -1,0 +1,366 @@
+"""One Hold'em hand as an explicit phase transition table: (phase, event kind) → handler.
+
+The phases (deal, betting, due, showdown, ended, void) and the table are game-neutral; the `Game` record
+(handbase.py) says what a variant deals, so seven-card stud adds its streets and deal checks as new
+handlers without a rewrite. The handlers live in three parts: the deal (deal.py), the board (board.py)
+and the betting and hand end (here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from controller.core.alerts import Finding
+from controller.core.board import BoardPart
+from controller.core.deal import DealPart
+from controller.core.events import ActionEvent, ChipsEvent, Event
+from controller.core.handbase import (
+    BETTING,
+    BETWEEN,
+    DEAL,
+    DUE,
+    ENDED,
+    HOLDEM,
+    KINDS,
+    PHASES,
+    SHOWDOWN,
+    VOID,
+    Fix,
+    Game,
+    RoundFactory,
+    RoundLike,
+    ShowdownFactory,
+    ShowdownLike,
+    _describe,
+    _f,
+    _seat_of,
+    _severity,
+    _uid,
+)
+
+__all__ = ["BETTING", "BETWEEN", "DEAL", "DUE", "ENDED", "HOLDEM", "KINDS", "PHASES", "SHOWDOWN",
+           "TRANSITIONS", "VOID", "Fix", "Game", "Hand", "RoundFactory", "RoundLike", "ShowdownFactory",
+           "ShowdownLike"]
+
+
+class Hand(DealPart, BoardPart):
+    """The state of one hand and its transition table. Handlers return Findings, never raise."""
+
+    # --- dispatch ------------------------------------------------------------------------------------
+    def dispatch(self, kind: str, ev: Event, card: str | None) -> list[Finding]:
+        self.t = ev.t
+        handler = _HANDLERS.get((self.phase, kind))
+        if handler is None:
+            return [_f("BAD_EVENT", f"{_describe(kind, ev, card)} is not expected in phase {self.phase!r} "
+                                    f"(no transition for {self.phase}/{kind}); event not applied")]
+        out: list[Finding] = handler(self, ev, card)
+        if self.round is not None and self.phase == BETTING:
+            ticked = self.round.tick(ev.t)
+            if ticked:
+                out += ticked
+                out += self._after_round_change(ev.t)
+        for f in out:
+            if f.code == "DEAD_HAND_CLOCK" and f.seat is not None:
+                self.record.dead.add(f.seat)  # 004 §11(4): a dead hand, not merely a fold
+        if out and self.phase not in (VOID, BETWEEN) and any(_severity(f) == "misdeal" for f in out):
+            self.void("fouled_deck" if any(f.code == "DECK_DUPLICATE" for f in out) else "misdeal")
+        return out
+
+    # --- ignore / generic ----------------------------------------------------------------------------
+    def h_ignore(self, ev: Event, card: str | None) -> list[Finding]:
+        return []
+
+    def h_rabbit(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        self.zones.put(card, "board", None)
+        return [_f("RABBIT_HUNT", f"Board card {card} turned after the hand ended", cards=[card])]
+
+    def h_misdeal(self, ev: Event, card: str | None) -> list[Finding]:
+        note = ""
+        if self.round is not None and self.limit_reached():
+            note = f" ({self.round.actions_taken} actions were already taken; normally the hand continues)"
+        return [_f("MISDEAL_CALLED", f"Dealer called a misdeal in hand {self.number}{note}")]
+
+    def h_clock(self, ev: Event, card: str | None) -> list[Finding]:
+        assert self.round is not None
+        out = self.round.clock_called(ev.t)
+        return out + self._after_round_change(ev.t)
+
+    def h_knock(self, ev: Event, card: str | None) -> list[Finding]:
+        self.knocked = True
+        self.knock_t = ev.t
+        return []
+
+    def h_knock_early(self, ev: Event, card: str | None) -> list[Finding]:
+        # A knock while betting is open: noted, but it does not count for the next street.
+        return []
+
+    def h_action(self, ev: Event, card: str | None) -> list[Finding]:
+        assert isinstance(ev, ActionEvent | ChipsEvent)
+        rnd = self.round
+        assert rnd is not None
+        if ev.seat not in self.holes:
+            return [_f("BAD_EVENT", f"{ev.TYPE} from seat {ev.seat}, which is not dealt in this hand; event "
+                                    f"not applied", seat=ev.seat)]
+        out: list[Finding] = self._off_table() if self.in_flight else []
+        if out:
+            return out
+        for seat in sorted(self.thrown) if self.thrown else ():
+            if seat != ev.seat and seat not in self.record.folded and seat not in self.record.dead:
+                if rnd.to_act == seat:
+                    out += rnd.fold(seat, ev.t, "cards thrown forward in turn")
+                else:
+                    self.record.dead.add(seat)
+                    out.append(_f("ACTION_AFTER_FOLD", f"Seat {seat} threw its cards forward and seat "
+                                                       f"{ev.seat} acted on it; seat {seat}'s hand is dead",
+                                  seat=seat))
+                    out += rnd.fold(seat, ev.t, "dead hand: cards thrown forward and acted upon")
+        self.thrown.clear()
+        out += rnd.feed(ev)
+        out += self._after_round_change(ev.t)
+        return out
+
+    def h_chips_due(self, ev: Event, card: str | None) -> list[Finding]:
+        return []  # chips moving while the pot is gathered between rounds
+
+    def _after_round_change(self, t: float) -> list[Finding]:
+        rnd = self.round
+        out: list[Finding] = []
+        if rnd is None:
+            return out
+        rec = self.record
+        new = rnd.records[self.n_records:]
+        self.n_records = len(rnd.records)
+        rec.actions.extend(new)
+        for seat in sorted(rnd.all_in) if rnd.all_in else ():
+            if seat not in rec.all_in_order and self.stack_now(seat) == 0:
+                rec.all_in_order.append(seat)
+        rec.folded |= rnd.folded
+        rec.last_aggressor[self.street] = rnd.last_aggressor
+        self._sync_committed()
+        if self.fix is not None and self.limit_reached():
+            fix, self.fix = self.fix, None
+            if fix.code.startswith("BURN_MISSING"):
+                rec.notes.append(f"{fix.code}: not corrected before two actions; the board stands")
+            else:
+                out.append(_f("CORRECTION_NOT_FOLLOWED", f"{rnd.actions_taken} actions taken on the "
+                                                         f"{fix.street} "
+                                                         f"before {fix.code} was corrected; expected: "
+                                                         f"{fix.expect}"))
+        if self.phase == BETTING and self.round is not None and rnd.closed:
+            out += self._round_closed(t)
+        return out
+
+    def _round_closed(self, t: float) -> list[Finding]:
+        """The betting round is complete: next street, showdown, or the hand is over."""
+        rnd = self.round
+        assert rnd is not None
+        for seat in self.dealt_in:
+            self.prev[seat] += rnd.committed.get(seat, 0)
+        self.round = None
+        self._sync_committed()
+        live = self.live()
+        if not live:
+            self._revive_last_folded()
+        if len(self.live()) <= 1:
+            return self._end_betting(t, "fold")
+        if len(self._can_bet()) <= 1:
+            self.runout = True
+        return self._next_due(t)
+
+    def _revive_last_folded(self) -> None:
+        """Everyone folded (e.g. the last live seat was folded for being passed over): the pot needs a
+        claimant, so the seat folded by the rules rather than by its own action keeps its hand."""
+        rec = self.record
+        own = {a.seat for a in rec.actions if a.action == "fold"}
+        candidates = [s for s in rec.dealt_in if s in rec.folded and s not in own and s not in rec.dead]
+        pick = candidates[-1] if candidates else next(
+            (a.seat for a in reversed(rec.actions) if a.action == "fold" and a.seat not in rec.dead), None)
+        if pick is not None:
+            rec.folded.discard(pick)
+            rec.notes.append(f"every seat folded; seat {pick} keeps the pot")
+
+    def _next_due(self, t: float) -> list[Finding]:
+        if self.street_i + 1 >= len(self.game.streets):
+            return self._end_betting(t, "showdown")
+        self.street_i += 1
+        self.phase = DUE
+        self.knocked = False
+        self.knock_t = None
+        self.knock_flagged = False
+        self.board_now = []
+        self.burn_fix_back = None
+        premature_here = self.premature_street == self.street
+        if premature_here and self.street == "turn":
+            self.burns_now = []  # 000 §2.6: a new card is burned for the corrected turn
+        else:
+            self.burns_now = list(self.early_burns)
+        self.early_burns = []
+        return []
+
+    def _open_street(self, t: float) -> list[Finding]:
+        """The street's board cards are out: open its betting round (or run out the board)."""
+        self.premature = []
+        self.premature_street = None
+        if self.runout:
+            return self._next_due(t)
+        self.phase = BETTING
+        order = self.live()  # deal order: clockwise from the first seat left of the button
+        can = [s for s in order if self.stack_now(s) > 0]
+        first = can[0] if can else order[0]
+        stacks = {s: self.stack_now(s) for s in order}
+        self.round = self.round_factory(street=self.street, seats=order, first_to_act=first, stacks=stacks,
+                                        posted={}, bb=self.level.bb, profile=self.profile, t=t,
+                                        absent=tuple(sorted(s for s in self.absent if s in order)))
+        self.n_records = 0
+        return self._after_round_change(t)
+
+    def _end_betting(self, t: float, how: str) -> list[Finding]:
+        self.round = None
+        rec = self.record
+        rec.ended = "fold" if how == "fold" else "showdown"
+        self.phase = ENDED if how == "fold" else SHOWDOWN
+        if self.showdown_factory is None:
+            return []
+        self.showdown = self.showdown_factory(rec, self.profile)
+        return self.showdown.open(t)
+
+    # --- cards leaving zones -----------------------------------------------------------------------
+    def h_gone(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        zone = getattr(ev, "zone", "")
+        if not self.zones.take(card, zone):
+            return []
+        seat = _seat_of(zone)
+        out: list[Finding] = []
+        if zone == "board":
+            if self.phase not in (SHOWDOWN, ENDED):  # after betting the dealer gathers; the board stands
+                out += self._board_gone(card)
+        elif zone == "burn":
+            if self.burn_fix_back == "pending" and card in self.burns_now:
+                self.burn_fix_back = None
+                self.burns_now.remove(card)
+                nxt = self.street_i + 1
+                if nxt < len(self.game.streets):
+                    self.must_burn[self.game.streets[nxt]] = card
+            elif self.phase in (BETTING, DUE):
+                self.lost[card] = zone
+        elif seat is not None:
+            out += self._seat_gone(seat, card, ev)
+        if self.must_leave.get(card) == zone:
+            del self.must_leave[card]
+        return out
+
+    def _seat_gone(self, seat: int, card: str, ev: Event) -> list[Finding]:
+        rec = self.record
+        if self.phase == DEAL:
+            if card != self.exposed_card and card != self.extra_first:
+                self.in_flight[card] = seat
+            return []
+        if card == self.exposed_card or card == self.extra_first:
+            return []
+        if self.phase in (SHOWDOWN, ENDED) and self.showdown is not None:
+            return self.showdown.on_card(ev, card)
+        if self.phase in (BETTING, DUE):
+            if seat not in rec.folded and seat not in rec.dead:
+                left = [c for c in self.holes.get(seat, []) if self.zones.zone_of(c) == f"seat{seat}"]
+                if not left and self.phase == BETTING:
+                    self.thrown[seat] = self.t
+            self.lost[card] = f"seat{seat}"
+        return []
+
+    def h_muck(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        before = self.zones.zone_of(card)
+        self.lost.pop(card, None)
+        self.in_flight.pop(card, None)
+        if before is not None:
+            self.zones.take(card, before)
+        self.zones.put(card, "muck", _uid(ev))
+        owner = next((s for s, cs in self.holes.items() if card in cs), None)
+        if owner is None or card == self.exposed_card or card == self.extra_first:
+            return []
+        if self.phase in (SHOWDOWN, ENDED):
+            if card not in self.record.shown.get(owner, ()) and owner in self.record.live_seats():
+                self.record.mucked_unshown.add(owner)
+            return self.showdown.on_card(ev, card) if self.showdown is not None else []
+        rec = self.record
+        if owner in rec.folded or owner in rec.dead:
+            return []
+        rnd = self.round
+        self.thrown.pop(owner, None)
+        if rnd is not None and self.phase == BETTING and rnd.to_act == owner:
+            return self.h_action(ActionEvent(t=ev.t, seat=owner, action="fold", source="engine"), None)
+        rec.dead.add(owner)
+        out = [_f("HOLE_CARD_IN_MUCK", f"A hole card of seat {owner} reached the muck while the seat was "
+                                       f"live; "
+                                       f"the hand is dead", seat=owner)]
+        if rnd is not None and self.phase == BETTING:
+            out += rnd.fold(owner, ev.t, "dead hand: hole card in the muck")
+            out += self._after_round_change(ev.t)
+        else:
+            rec.folded.add(owner)
+            if len(self.live()) <= 1 and self.phase in (DUE, DEAL):
+                out += self._end_betting(ev.t, "fold")
+        return out
+
+    # --- hand end ----------------------------------------------------------------------------------
+    def missing_cards(self) -> list[Finding]:
+        """Cards that left a zone while the hand was live and never arrived anywhere (CARD_MISSING)."""
+        out = []
+        for card, zone in sorted(self.lost.items()):
+            out.append(_f("CARD_MISSING", f"Card {card} left zone {zone} during the hand and was never seen "
+                                          f"again", cards=[]))
+        self.lost.clear()
+        return out
+
+
+# --- the transition table ------------------------------------------------------------------------------
+# Every (phase, kind) pair the hand accepts, mapped to its handler. A pair that is not listed is an
+# irregularity (BAD_EVENT naming both); tests/core/test_engine_transitions.py walks the full product.
+TRANSITIONS: dict[tuple[str, str], str] = {
+    # before the first hand: cards being set out, chips, knocks are not part of any hand
+    (BETWEEN, "hole"): "h_ignore", (BETWEEN, "board"): "h_ignore", (BETWEEN, "burn"): "h_ignore",
+    (BETWEEN, "muck"): "h_ignore", (BETWEEN, "deck"): "h_ignore", (BETWEEN, "gone"): "h_ignore",
+    (BETWEEN, "exposed"): "h_ignore", (BETWEEN, "knock"): "h_ignore", (BETWEEN, "chips"): "h_ignore",
+    (BETWEEN, "board_count"): "h_ignore",
+    # the deal
+    (DEAL, "hole"): "h_hole_deal", (DEAL, "board"): "h_board_deal", (DEAL, "burn"): "h_burn_deal",
+    (DEAL, "muck"): "h_muck", (DEAL, "deck"): "h_ignore", (DEAL, "gone"): "h_gone",
+    (DEAL, "exposed"): "h_exposed", (DEAL, "knock"): "h_knock_early", (DEAL, "action"): "h_action_deal",
+    (DEAL, "chips"): "h_chips_deal", (DEAL, "board_count"): "h_ignore", (DEAL, "misdeal"): "h_misdeal",
+    # a betting round is open
+    (BETTING, "hole"): "h_hole_betting", (BETTING, "board"): "h_board_betting",
+    (BETTING, "burn"): "h_burn_betting", (BETTING, "muck"): "h_muck", (BETTING, "deck"): "h_ignore",
+    (BETTING, "gone"): "h_gone", (BETTING, "exposed"): "h_exposed", (BETTING, "knock"): "h_knock_early",
+    (BETTING, "action"): "h_action", (BETTING, "chips"): "h_action",
+    (BETTING, "board_count"): "h_board_count",
+    (BETTING, "misdeal"): "h_misdeal", (BETTING, "clock"): "h_clock",
+    # the round closed: knock, burn, board cards due
+    (DUE, "hole"): "h_hole_betting", (DUE, "board"): "h_board_due", (DUE, "burn"): "h_burn_due",
+    (DUE, "muck"): "h_muck", (DUE, "deck"): "h_ignore", (DUE, "gone"): "h_gone",
+    (DUE, "exposed"): "h_exposed",
+    (DUE, "knock"): "h_knock", (DUE, "chips"): "h_chips_due", (DUE, "board_count"): "h_board_count",
+    (DUE, "misdeal"): "h_misdeal",
+    # showdown: hands shown and mucked; no more board cards
+    (SHOWDOWN, "hole"): "h_ignore", (SHOWDOWN, "board"): "h_rabbit", (SHOWDOWN, "burn"): "h_ignore",
+    (SHOWDOWN, "muck"): "h_muck", (SHOWDOWN, "deck"): "h_ignore", (SHOWDOWN, "gone"): "h_gone",
+    (SHOWDOWN, "exposed"): "h_exposed", (SHOWDOWN, "knock"): "h_ignore", (SHOWDOWN, "chips"): "h_ignore",
+    (SHOWDOWN, "board_count"): "h_ignore",
+    # the hand is over: cards gathered; a new board card is a rabbit hunt
+    (ENDED, "hole"): "h_ignore", (ENDED, "board"): "h_rabbit", (ENDED, "burn"): "h_ignore",
+    (ENDED, "muck"): "h_muck", (ENDED, "deck"): "h_ignore", (ENDED, "gone"): "h_gone",
+    (ENDED, "exposed"): "h_exposed", (ENDED, "knock"): "h_ignore", (ENDED, "chips"): "h_ignore",
+    (ENDED, "board_count"): "h_ignore",
+    # misdeal: the cards are being gathered for the redeal
+    (VOID, "hole"): "h_ignore", (VOID, "board"): "h_ignore", (VOID, "burn"): "h_ignore",
+    (VOID, "muck"): "h_ignore", (VOID, "deck"): "h_ignore", (VOID, "gone"): "h_ignore",
+    (VOID, "exposed"): "h_ignore", (VOID, "knock"): "h_ignore", (VOID, "chips"): "h_ignore",
+    (VOID, "board_count"): "h_ignore", (VOID, "action"): "h_ignore", (VOID, "misdeal"): "h_ignore",
+    (VOID, "clock"): "h_ignore",
+}
+
+# The table resolved to the handler functions once, so dispatch is one dict lookup and a call.
+_HANDLERS: dict[tuple[str, str], Callable[[Hand, Event, str | None], list[Finding]]] = {
+    pair: getattr(Hand, name) for pair, name in TRANSITIONS.items()
+}

@@ -1,0 +1,322 @@
+"""The state shared by the parts of a hand (deal, board, betting) and the helpers they all use."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from controller.core.alerts import Finding, Street
+from controller.core.catalogue import entry
+from controller.core.events import ActionEvent, ChipsEvent, Event
+from controller.core.profiles import Profile
+from controller.core.record import ActionRecord, BetStreet, HandRecord
+from controller.core.table import Level, Positions
+from controller.core.zones import Zones
+
+# --- phases and event kinds --------------------------------------------------------------------------
+BETWEEN = "between"  # no hand has started yet
+DEAL = "deal"  # hole cards are being dealt
+BETTING = "betting"  # a betting round is open (street in Hand.street)
+DUE = "due"  # the round closed: knock, burn and board cards of the next street are due
+SHOWDOWN = "showdown"  # betting is over with two or more hands
+ENDED = "ended"  # the hand is over (all but one folded, or settled)
+VOID = "void"  # misdeal: the hand is void, waiting for the redeal
+PHASES: tuple[str, ...] = (BETWEEN, DEAL, BETTING, DUE, SHOWDOWN, ENDED, VOID)
+
+KINDS: tuple[str, ...] = ("hole", "board", "burn", "muck", "deck", "gone", "exposed", "knock", "action",
+                          "chips", "board_count", "misdeal", "clock")
+
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Game:
+    """What a variant deals: hole cards per seat and, per street, the board cards it adds."""
+
+    name: str
+    hole_cards: int
+    streets: tuple[BetStreet, ...]
+    board_cards: Mapping[str, int]
+
+
+HOLDEM = Game(name="holdem", hole_cards=2, streets=("preflop", "flop", "turn", "river"),
+              board_cards={"flop": 3, "turn": 1, "river": 1})
+
+
+class RoundLike(Protocol):
+    """The BettingRound contract (CONTRACTS.md) as the hand uses it."""
+
+    closed: bool
+    to_act: int | None
+    actions_taken: int
+    committed: dict[int, int]
+    folded: set[int]
+    all_in: set[int]
+    last_aggressor: int | None
+    records: list[Any]
+
+    def feed(self, ev: ActionEvent | ChipsEvent) -> list[Finding]: ...
+    def fold(self, seat: int, t: float, reason: str) -> list[Finding]: ...
+    def tick(self, t: float) -> list[Finding]: ...
+    def clock_called(self, t: float) -> list[Finding]: ...
+
+
+class ShowdownLike(Protocol):
+    def open(self, t: float) -> list[Finding]: ...
+    def on_card(self, ev: Event, card: str) -> list[Finding]: ...
+    def settle(self, t: float) -> Any: ...
+
+
+RoundFactory = Callable[..., RoundLike]
+ShowdownFactory = Callable[[HandRecord, Profile], ShowdownLike]
+
+
+@dataclass(kw_only=True, slots=True)
+class Fix:
+    """A board correction the dealer owes: which cards must move and what comes next."""
+
+    code: str
+    street: str
+    kind: str  # "to_burn" (card goes board→burn, one new card), "recall" (cards leave, street redealt),
+    #            "extra_off" (one card leaves the board and becomes the next burn)
+    cards: set[str] = field(default_factory=set)
+    moved: str | None = None
+    redeal_burn: bool = False
+    expect: str = ""
+
+
+def _f(code: str, message: str, *, seat: int | None = None, cards: Sequence[str] = (),
+       remedy: str = "", severity: Any = None) -> Finding:
+    return Finding(code=code, message=message, seat=seat, cards=tuple(cards), remedy=remedy,
+                   severity=severity)
+
+
+class HandBase:
+    """The state of one hand; the handlers live in the parts (deal.py, board.py) and in hand.py."""
+
+    def __init__(self, *, number: int, t: float, table: str, profile: Profile, zones: Zones,
+                 positions: Positions | None, level: Level, dealt_in: Sequence[int],
+                 players: Mapping[int, str], stacks: Mapping[int, int], absent: set[int],
+                 round_factory: RoundFactory, showdown_factory: ShowdownFactory | None,
+                 game: Game = HOLDEM) -> None:
+        self.number = number
+        self.profile = profile
+        self.zones = zones
+        self.game = game
+        self.positions = positions
+        self.level = level
+        self.round_factory = round_factory
+        self.showdown_factory = showdown_factory
+        self.absent = absent  # live view of the table's absent seats
+        self.phase = DEAL if positions is not None else BETWEEN
+        self.street_i = 0
+        btn = positions.button if positions else 0
+        self.record = HandRecord(
+            table=table, hand=number, t_start=t, button=btn,
+            sb_seat=positions.sb_seat if positions else None,
+            bb_seat=positions.bb_seat if positions else None,
+            sb=level.sb, bb=level.bb, ante=level.ante, chip=level.chip, dealt_in=tuple(dealt_in),
+            players={s: players[s] for s in dealt_in},
+            starting_stacks={s: stacks[s] for s in dealt_in},
+        )
+        self.dealt_in = list(dealt_in)
+        self.deal_seq = [s for _ in range(game.hole_cards) for s in dealt_in]
+        self.deal_cards: list[str] = []
+        self.deal_round = 0
+        self.deal_pos = -1
+        self.holes: dict[int, list[str]] = {s: [] for s in dealt_in}
+        self.pre_chips: dict[int, int] = {}
+        self.blind_flagged: set[int] = set()
+        self.blinds_done = False
+        self.blinds_auto = False
+        self.late_blind_flagged = False
+        self.posted: dict[int, int] = {}
+        self.prev: dict[int, int] = dict.fromkeys(dealt_in, 0)  # chips in before the current round
+        self.round: RoundLike | None = None
+        self.n_records = 0
+        self.runout = False
+        self.street_done_t: float | None = None  # when the last street's board cards were complete
+        self.flop_fix_burn: str | None = None  # runout, 003 (4): the 4th flop card burned before the knock
+        # knock/burn/board procedure of the street being dealt
+        self.knocked = False
+        self.knock_t: float | None = None
+        self.knock_flagged = False
+        self.burns_now: list[str] = []
+        self.board_now: list[str] = []
+        self.early_burns: list[str] = []
+        self.burn_fix_back: str | None = None  # BURN_EXTRA: one burn must go back on the stub
+        # corrections owed (see docs/rules.md)
+        self.skip_burn: set[str] = set()
+        self.must_burn: dict[str, str] = {}
+        self.forbid: dict[str, str] = {}
+        self.must_leave: dict[str, str] = {}  # card → zone it must leave before the next board card
+        self.premature: list[str] = []
+        self.premature_street: str | None = None
+        self.fix: Fix | None = None
+        self.exposures = 0
+        self.exposed_card: str | None = None
+        self.replacement_due: int | None = None
+        self.extra_first: str | None = None
+        self.boxed: set[str] = set()
+        self.in_flight: dict[str, int] = {}
+        self.lost: dict[str, str] = {}
+        self.short: set[int] = set()
+        self.thrown: dict[int, float] = {}
+        self.showdown: ShowdownLike | None = None
+        self.settled = False
+        self.t = t
+
+    # --- derived -----------------------------------------------------------------------------------
+    @property
+    def street(self) -> BetStreet:
+        return self.game.streets[self.street_i]
+
+    def alert_street(self) -> Street:
+        return self.street_label(self.phase, self.street_i)
+
+    def street_label(self, phase: str, street_i: int) -> Street:
+        """The alert `street` for a hand in `phase` on street number `street_i`."""
+        if phase == DEAL:
+            return "deal"
+        if phase in (BETTING, DUE):
+            return self.game.streets[street_i]
+        if phase == SHOWDOWN:
+            return "showdown"
+        return "between"
+
+    def live(self) -> list[int]:
+        return self.record.live_seats()
+
+    def stack_now(self, seat: int) -> int:
+        committed = self.prev.get(seat, 0) + (self.round.committed.get(seat, 0) if self.round else 0)
+        return self.record.starting_stacks.get(seat, 0) - committed
+
+    def limit_reached(self) -> bool:
+        """The "two actions" point after which most dealing errors stand (profile)."""
+        rnd = self.round
+        if rnd is None:
+            return False
+        n = rnd.actions_taken
+        if self.profile.action_limit_rule == "substantial":
+            chips = sum(1 for r in rnd.records if r.added > 0)
+            return (n >= 2 and chips >= 1) or n >= 3
+        return n >= self.profile.misdeal_action_limit
+
+    def to_act_text(self) -> str:
+        if self.round is not None and self.round.to_act is not None:
+            return f"seat {self.round.to_act} still to act"
+        return "betting not finished"
+
+    def void(self, why: str) -> None:
+        self.phase = VOID
+        self.record.ended = "fouled_deck" if why == "fouled_deck" else "misdeal"
+        self.record.t_end = self.t
+        self.round = None
+        self.showdown = None  # nothing is settled: bets stay for the redeal
+
+    def _dup(self, card: str, zone: str, ev: Event) -> list[Finding]:
+        """A card arriving while it lies in another dealing zone is a second card of that name."""
+        before = self.zones.zone_of(card)
+        if before is None or before == zone or before == "muck" or zone == "muck":
+            return []
+        uid = _uid(ev)
+        if uid is not None and self.zones.uid_of.get(card) == uid:
+            return []
+        if card in self.must_leave or card in self.must_burn.values() or (
+                self.fix is not None and card in self.fix.cards):
+            return []
+        private = before.startswith("seat") or zone.startswith("seat")  # never show a hole card
+        return [_f("DECK_DUPLICATE", f"Card {card} seen in zone {zone} while it lies in zone {before}",
+                   cards=[] if private else [card])]
+
+    def _arrive(self, card: str, zone: str, ev: Event) -> list[Finding]:
+        """Place an arriving card; a card already lying in another dealing zone is a duplicate."""
+        before = self.zones.zone_of(card)
+        self.lost.pop(card, None)
+        self.in_flight.pop(card, None)
+        uid = _uid(ev)
+        dup = self._dup(card, zone, ev)
+        if dup:
+            return dup
+        if before is not None and before != zone:
+            if before == "board":
+                self._board_gone(card)
+            self.zones.take(card, before)
+        if card in self.boxed and zone in ("board", "burn"):
+            self.zones.put(card, zone, uid)
+            return [_f("CORRECTION_NOT_FOLLOWED", f"Boxed card {card} turned up in zone {zone}; expected: "
+                                                  f"{card} out of play", cards=[card])]
+        self.zones.put(card, zone, uid)
+        return []
+
+    def _place_hole(self, seat: int, card: str, ev: Event, register: bool = True) -> None:
+        self.zones.put(card, f"seat{seat}", _uid(ev))
+        if register and seat in self.holes:
+            self.holes[seat].append(card)
+            self.record.hole.setdefault(seat, []).append(card)
+
+    def _hole_count(self, seat: int) -> int:
+        return sum(1 for c in self.holes.get(seat, ()) if c != self.exposed_card)
+
+    def _add_record(self, t: float, seat: int, action: str, total: int, added: int) -> None:
+        self.record.actions.append(ActionRecord(t=t, street=self.street, seat=seat, action=action,  # type: ignore[arg-type]
+                                                total=total, added=added))
+
+    def _sync_committed(self) -> None:
+        rnd = self.round
+        rec = self.record
+        for seat in self.dealt_in:
+            rec.committed[seat] = self.prev[seat] + (rnd.committed.get(seat, 0) if rnd else 0)
+
+    def _can_bet(self) -> list[int]:
+        return [s for s in self.live() if self.stack_now(s) > 0]
+
+    def _start_preflop(self, t: float, out: list[Finding]) -> None:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def _after_round_change(self, t: float) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def _open_street(self, t: float) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def _end_betting(self, t: float, how: str) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def _board_gone(self, card: str) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def h_action(self, ev: Event, card: str | None) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+
+def _severity(f: Finding) -> str:
+    return f.severity or entry(f.code).severity
+
+
+def _seat(ev: Event) -> int:
+    seat = _seat_of(getattr(ev, "zone", ""))
+    assert seat is not None
+    return seat
+
+
+def _seat_of(zone: str) -> int | None:
+    if zone.startswith("seat"):
+        return int(zone[4:])
+    return None
+
+
+def _uid(ev: Event) -> str | None:
+    return getattr(ev, "uid", None)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seats)
+
+
+def _describe(kind: str, ev: Event, card: str | None) -> str:
+    zone = getattr(ev, "zone", None)
+    if card is not None and zone is not None:
+        return f"{kind} event ({card} in zone {zone})"
+    seat = getattr(ev, "seat", None)
+    return f"{kind} event" + (f" from seat {seat}" if seat is not None else "")

@@ -1,0 +1,155 @@
+"""Hand histories: a finished hand's …/hands summary written in the PHH standard format (and PHHS files)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from controller.core.alerts import Alert
+
+_STREET_BOARD = {"flop": (0, 3), "turn": (3, 4), "river": (4, 5)}
+_STREET_ORDER = ("preflop", "flop", "turn", "river")
+
+
+def _q(text: str) -> str:
+    """A TOML basic string (JSON escapes are valid TOML escapes)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _list(values: Iterable[Any]) -> str:
+    return "[" + ", ".join(_q(v) if isinstance(v, str) else str(v) for v in values) + "]"
+
+
+def summary_json(summary: Mapping[str, Any]) -> str:
+    """The `…/hands` payload as one canonical JSON line (sorted keys, compact): stable across replays."""
+    return json.dumps(summary, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
+    """One hand as PHH (TOML). Players p1…pN are the dealt-in seats from the left of the button.
+
+    Burns and irregularities have no PHH action; they go into the user-defined fields `_burns` and
+    `_irregularities` (and a comment), so PHH readers that do not know them still read the hand.
+    """
+    seats = [int(s["seat"]) for s in summary["seats"]]
+    index = {seat: i for i, seat in enumerate(seats)}
+    blinds = summary["blinds"]
+    head = f"# cardtable hand {summary['hand']} at table {summary['table']}, button seat {summary['button']}"
+    lines = [head]
+    burns = list(summary.get("burns", []))
+    if burns:
+        lines.append(f"# burn cards: {' '.join(burns)}")
+    irregular = [a for a in alerts if a.severity != "info"]
+    for a in irregular:
+        lines.append(f"# {a.code} ({a.severity}) seat {a.seat}: {a.message}")
+    lines += [
+        'variant = "NT"',
+        "ante_trimming_status = false",
+        f"antes = {_list(_posted(summary, index, 'post_ante', blinds['ante']))}",
+        f"blinds_or_straddles = {_list(_blinds(summary, index))}",
+        f"min_bet = {blinds['bb']}",
+        f"starting_stacks = {_list(s['start'] for s in summary['seats'])}",
+        "actions = [",
+        *(f"  {_q(a)}," for a in phh_actions(summary, index)),
+        "]",
+        f"finishing_stacks = {_list(s['end'] for s in summary['seats'])}",
+        f"seats = {_list(seats)}",
+        f"hand = {int(summary['hand'])}",
+        f"table = {_q(str(summary['table']))}",
+    ]
+    names = [s.get("player") for s in summary["seats"]]
+    if any(n is not None for n in names):
+        labels = [str(n) if n is not None else f"seat {s}" for n, s in zip(names, seats, strict=True)]
+        lines.append(f"players = {_list(labels)}")
+    lines.append(f"_burns = {_list(burns)}")
+    lines.append(f"_irregularities = {_list(f'{a.code} seat {a.seat}: {a.message}' for a in irregular)}")
+    return "\n".join(lines) + "\n"
+
+
+def phhs_text(hands: Iterable[str]) -> str:
+    """Several PHH hands as one PHHS file: tables [1], [2], …"""
+    return "\n".join(f"[{i}]\n{text}" for i, text in enumerate(hands, start=1))
+
+
+def _posted(summary: Mapping[str, Any], index: Mapping[int, int], kind: str, nominal: int) -> list[int]:
+    out = [0] * len(index)
+    for a in summary["actions"]:
+        if a["action"] == kind and a["seat"] in index:
+            out[index[a["seat"]]] = nominal
+    return out
+
+
+def _blinds(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[int]:
+    """Nominal blinds by player; heads-up lists are in blind order (PokerKit reads them reversed)."""
+    sb = _posted(summary, index, "post_sb", summary["blinds"]["sb"])
+    bb = _posted(summary, index, "post_bb", summary["blinds"]["bb"])
+    out = [max(a, b) for a, b in zip(sb, bb, strict=True)]
+    return out[::-1] if len(out) == 2 else out
+
+
+def phh_actions(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[str]:
+    """Deals, betting actions, shows and mucks as PHH action strings."""
+    out: list[str] = []
+    shown: Mapping[str, list[str]] = summary.get("shown", {})
+    for seat, i in index.items():
+        cards = shown.get(str(seat))
+        out.append(f"d dh p{i + 1} {''.join(cards) if cards and len(cards) == 2 else '????'}")
+    board: list[str] = list(summary["board"])
+    street = "preflop"
+    street_max = 0
+    bets = [a for a in summary["actions"] if not str(a["action"]).startswith("post_")]
+    for a in summary["actions"]:
+        if str(a["action"]).startswith("post_") and a["action"] != "post_ante":
+            street_max = max(street_max, int(a["total"]))
+    for a in bets:
+        while _STREET_ORDER.index(a["street"]) > _STREET_ORDER.index(street):
+            street = _STREET_ORDER[_STREET_ORDER.index(street) + 1]
+            out += _deal_board(board, street)
+            street_max = 0
+        out.append(_action(a, index, street_max))
+        street_max = max(street_max, int(a["total"]))
+    folded = {a["seat"] for a in bets if a["action"] == "fold"}
+    live_shown = [int(s) for s in shown if int(s) in index and int(s) not in folded]
+    for seat in live_shown:
+        out.append(f"p{index[seat] + 1} sm {''.join(shown[str(seat)])}")
+    while street != "river" and len(board) > _STREET_BOARD.get(street, (0, 0))[1]:
+        street = _STREET_ORDER[_STREET_ORDER.index(street) + 1]
+        out += _deal_board(board, street)
+    return out
+
+
+def _deal_board(board: Sequence[str], street: str) -> list[str]:
+    lo, hi = _STREET_BOARD[street]
+    cards = board[lo:hi]
+    return [f"d db {''.join(cards)}"] if len(cards) == hi - lo else []
+
+
+def _action(a: Mapping[str, Any], index: Mapping[int, int], street_max: int) -> str:
+    p = f"p{index[a['seat']] + 1}"
+    kind = a["action"]
+    if kind == "fold":
+        return f"{p} f"
+    if kind in ("check", "call") or (kind == "allin" and int(a["total"]) <= street_max):
+        return f"{p} cc"
+    return f"{p} cbr {int(a['total'])}"
+
+
+class PhhCollector:
+    """Collects a session's finished hands as PHH, each with the irregularities raised in it."""
+
+    def __init__(self) -> None:
+        self.alerts: dict[int, list[Alert]] = {}
+        self.hands: list[str] = []
+
+    def alert(self, alert: Alert) -> None:
+        self.alerts.setdefault(alert.hand, []).append(alert)
+
+    def summary(self, hand: int, payload: Mapping[str, Any]) -> None:
+        """A finished hand; misdealt (void) hands have no result and are left out."""
+        alerts = self.alerts.pop(hand, [])
+        if "seats" in payload and payload.get("ended") in ("fold", "showdown"):
+            self.hands.append(phh_text(payload, alerts))
+
+    def text(self) -> str:
+        return phhs_text(self.hands)

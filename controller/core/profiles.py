@@ -1,0 +1,89 @@
+"""Rulebook profiles as data: where the rulebooks disagree, the profile says which reading applies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+FlopFix = Literal[
+    "recall_reshuffle_redeal",  # 000: recall the flop (not the burn), reshuffle with the stub, cut, redeal
+    "reshuffle_stub_redeal",  # 001: shuffle the remaining deck (burns not mixed in), redeal the flop
+    "restore_before_bet",  # 004: put the cards right if found before any bet in that round
+    "extra_is_next_burn",  # 004 §7: identifiable extra card becomes the next burn; else floor draws one
+    "fourth_is_exposed_burn",  # 003 (4): the 4th card becomes an exposed burn; unidentifiable: redeal
+    "scramble_floor_picks_burn",  # TDA: the cards are scrambled face down, the floor picks the next burn
+    "correct_or_reshuffle",  # 003 (5): correct if possible, else reshuffle
+]
+UnderRaise = Literal["half_or_more_is_raise", "more_than_half_is_raise"]
+AllInReopen = Literal["full_raise", "half_raise"]
+# Odd units of a split pot: 000 §4.1 gives one odd unit to each winner in turn from the button's left;
+# 001 §9.1 gives the indivisible rest to the first winner left of the button (as TDA does).
+OddChips = Literal["one_each", "all_to_first"]
+# When a misdeal can no longer be called: after N betting actions (000 §2.4, 001 §14, 004 §4(1)), or
+# TDA's "substantial action" (two actions of which one put chips in, or three actions of any kind).
+ActionLimitRule = Literal["actions", "substantial"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Profile:
+    name: str
+    title: str
+    max_seats: int = 10
+    # Two betting actions in the round make most dealing errors stand (000 §2.4, 001 §14, 004 §4(1)).
+    misdeal_action_limit: int = 2
+    action_limit_rule: ActionLimitRule = "actions"
+    flop_no_burn: FlopFix = "reshuffle_stub_redeal"
+    four_card_flop: FlopFix = "reshuffle_stub_redeal"
+    five_plus_flop: FlopFix = "reshuffle_stub_redeal"
+    under_raise: UnderRaise = "more_than_half_is_raise"
+    all_in_reopen: AllInReopen = "half_raise"
+    odd_chips: OddChips = "all_to_first"
+    knock_pause_s: float = 0.8
+    action_time_s: float = 60.0
+    all_in_time_s: float = 120.0
+    clock_s: float = 60.0
+
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile(
+            name="handbuch", title="Dealer-Handbuch (000)", max_seats=11,
+            flop_no_burn="recall_reshuffle_redeal", four_card_flop="recall_reshuffle_redeal",
+            five_plus_flop="recall_reshuffle_redeal", under_raise="half_or_more_is_raise",
+            all_in_reopen="full_raise", odd_chips="one_each",
+        ),
+        Profile(name="cuca", title="Cuca's House Rules v1.0.5 (001)"),
+        Profile(
+            name="uesg", title="Dealer- und Floorman-Ordnung, ÜSG (004)",
+            flop_no_burn="restore_before_bet", four_card_flop="extra_is_next_burn",
+            five_plus_flop="extra_is_next_burn", all_in_reopen="full_raise",  # 004 is silent: handbuch's
+        ),
+        Profile(
+            name="classic", title="Hold'em irregularities, classic card-room rules (003)",
+            flop_no_burn="correct_or_reshuffle", four_card_flop="fourth_is_exposed_burn",
+            five_plus_flop="reshuffle_stub_redeal", all_in_reopen="full_raise",
+        ),
+        Profile(
+            name="tda", title="TDA 2024 (public Tournament Directors Association rules)",
+            flop_no_burn="restore_before_bet", four_card_flop="scramble_floor_picks_burn",
+            five_plus_flop="scramble_floor_picks_burn", all_in_reopen="full_raise",
+            # TDA: a raise of 50 % or more of the last raise must be completed, as in the handbuch.
+            under_raise="half_or_more_is_raise",
+            action_limit_rule="substantial",
+        ),
+    )
+}
+DEFAULT_PROFILE = "cuca"
+
+
+def get_profile(name: str) -> Profile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ValueError(f"unknown profile {name!r} (one of {', '.join(PROFILES)})") from None
+
+
+def with_overrides(profile: Profile, **changes: object) -> Profile:
+    """A copy with some fields changed (config may tune pauses and time allowances)."""
+    return replace(profile, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,194 @@
+"""The session's event journal: an append-only JSON Lines log written before the rules core sees an event.
+
+Durability policy (docs/daemon.md §Journal):
+- every event is written with one `os.write` on an O_APPEND descriptor, so it is in the kernel's page cache
+  before the core sees it: a crash or SIGKILL of the daemon loses nothing that was fed to the core;
+- `fsync` runs at most every `fsync_interval_s` (default 0.2 s) while there are unsynced lines, and at
+  shutdown; `fsync_interval_s = 0` syncs after every event. A power loss loses at most that window;
+- on start the journal is read back; a torn last line (power loss mid-write, or the zero bytes some file
+  systems leave) is cut off, anything else malformed is refused with the line number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.core.eventlog import LogError, dumps_event, parse_line
+from controller.core.events import Event
+from controller.errors import UsageError
+
+
+class JournalError(UsageError):
+    """The journal on disk cannot be resumed (corrupt in the middle, unreadable)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Session:
+    """One recording session: its journal file and the wall-clock epoch its `t` counts from."""
+
+    name: str
+    path: Path
+    epoch: float
+
+
+def open_session(state_dir: Path, table: str, *, new: bool = False, now: float | None = None) -> Session:
+    """Resume the current session of `state_dir` (after a restart or crash) or start a new one.
+
+    The pointer file `current-session.json` names the session; `new=True` starts a fresh one.
+    """
+    sessions = state_dir / "sessions"
+    sessions.mkdir(parents=True, exist_ok=True)
+    pointer = state_dir / "current-session.json"
+    if not new and pointer.exists():
+        try:
+            info = json.loads(pointer.read_text(encoding="utf-8"))
+            return Session(name=str(info["name"]), path=sessions / f"{info['name']}.jsonl",
+                           epoch=float(info["epoch"]))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise JournalError(f"{pointer}: unreadable session pointer ({exc}); "
+                               "start with --new-session") from None
+    epoch = time.time() if now is None else now
+    name = f"{table}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(epoch))}"
+    while (sessions / f"{name}.jsonl").exists():  # two sessions in one second (tests)
+        name += "x"
+    tmp = pointer.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"name": name, "epoch": epoch}), encoding="utf-8")
+    os.replace(tmp, pointer)  # atomic: a crash leaves the old or the new pointer, never half of one
+    return Session(name=name, path=sessions / f"{name}.jsonl", epoch=epoch)
+
+
+class SessionClock:
+    """Seconds since the session's epoch (wall clock, so a restart continues the timeline), never
+    earlier than the last journaled event, rounded to the millisecond for readable logs."""
+
+    def __init__(self, epoch: float, floor: float = 0.0) -> None:
+        self.epoch = epoch
+        self.floor = floor
+
+    def __call__(self) -> float:
+        now = round(time.time() - self.epoch, 3)
+        if now < self.floor:
+            now = self.floor
+        self.floor = now
+        return now
+
+
+def _scan(data: bytes, path: Path) -> tuple[list[Event], int]:
+    """Parse journal bytes; return the events and the byte length of the valid prefix."""
+    events: list[Event] = []
+    pos = 0
+    number = 0
+    last_t = -1.0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        number += 1
+        line = data[pos:] if end < 0 else data[pos:end]
+        try:
+            if end < 0:
+                raise LogError("torn line without newline", line=number)
+            if not line.strip():
+                pos = end + 1
+                continue
+            event = parse_line(line.decode("utf-8"), line=number)
+            if event.t < last_t:
+                raise LogError("time goes backwards", line=number, field="t")
+        except (LogError, UnicodeDecodeError) as exc:
+            rest = data[(len(data) if end < 0 else end + 1):]
+            if rest.strip(b"\0 \n"):  # damage before the tail: not a torn write, refuse to guess
+                raise JournalError(f"journal {path}: {exc}") from None
+            return events, pos
+        last_t = event.t
+        events.append(event)
+        pos = end + 1
+    return events, pos
+
+
+class Journal:
+    """Append-only writer of one session's journal with the documented fsync policy."""
+
+    def __init__(self, path: Path, *, fsync_interval_s: float = 0.2) -> None:
+        self.path = path
+        self.fsync_interval_s = fsync_interval_s
+        self._fd: int | None = None
+        self._dirty = False
+        self._wake = asyncio.Event()
+        self.seq = 0  # number of events in the journal (the last event's 1-based position)
+        self.last_t = 0.0
+        self.truncated_bytes = 0
+        self.fsyncs = 0
+        self.bytes = 0
+
+    def recover(self) -> list[Event]:
+        """Open the journal for appending and return the events already in it (cutting a torn tail)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            data = self.path.read_bytes() if self.path.exists() else b""
+        except OSError as exc:
+            raise JournalError(f"journal {self.path}: cannot read: {exc.strerror}") from None
+        events, good = _scan(data, self.path)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o640)
+        if good < len(data):
+            self.truncated_bytes = len(data) - good
+            os.ftruncate(self._fd, good)
+            os.fsync(self._fd)
+        self.seq = len(events)
+        self.bytes = good
+        self.last_t = events[-1].t if events else 0.0
+        return events
+
+    def append(self, event: Event) -> int:
+        """Write one event (one write call) and return its position; fsync per policy."""
+        assert self._fd is not None, "recover() first"
+        data = (dumps_event(event) + "\n").encode("utf-8")
+        written = os.write(self._fd, data)
+        while written < len(data):  # regular files write fully; kept for pipes and full disks
+            written += os.write(self._fd, data[written:])
+        self.seq += 1
+        self.bytes += len(data)
+        self.last_t = event.t
+        if self.fsync_interval_s == 0:
+            self.sync()
+        else:
+            self._dirty = True
+            self._wake.set()
+        return self.seq
+
+    def sync(self) -> None:
+        if self._fd is not None:
+            os.fsync(self._fd)
+            self.fsyncs += 1
+        self._dirty = False
+
+    async def run(self) -> None:
+        """The journal task: group-commit fsync at most every `fsync_interval_s` while lines are unsynced."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            await asyncio.sleep(self.fsync_interval_s)
+            if self._dirty:
+                # fsync of a few kB is quick on SD cards; it runs in the loop so ordering stays simple.
+                self.sync()
+
+    def close(self) -> None:
+        if self._fd is not None:
+            if self._dirty:
+                self.sync()
+            os.close(self._fd)
+            self._fd = None
+
+    def statistics(self) -> dict[str, Any]:
+        return {"events": self.seq, "bytes": self.bytes, "fsyncs": self.fsyncs,
+                "unsynced": self._dirty, "truncated_bytes_on_recovery": self.truncated_bytes}
+
+
+def iter_journal(path: Path) -> Iterator[Event]:
+    """Read a journal for tools and tests (same torn-tail rule as recovery)."""
+    events, _ = _scan(path.read_bytes(), path)
+    yield from events

@@ -1,0 +1,163 @@
+"""Durable outbox (SQLite, WAL): every message is stored before it is published, and leaves after the ack.
+
+Rows are published in `seq` order. The outcomes of journal event n are written in the same transaction
+that records "event n processed", so after a crash the daemon knows exactly which events still owe their
+outcomes (at-least-once to the broker, exactly-once into the outbox). Alert rows are keyed by the
+alert id: a second insert of the same alert is ignored. The retained `state` is coalesced: a newer state
+replaces the pending one (only the latest matters to a retained topic) and moves to the end of the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.errors import UsageError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL UNIQUE,
+    topic TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    qos INTEGER NOT NULL,
+    retain INTEGER NOT NULL,
+    created REAL NOT NULL,
+    acked REAL
+);
+CREATE INDEX IF NOT EXISTS pending ON messages (acked, seq);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class OutboxError(UsageError):
+    """The outbox database cannot be opened."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Message:
+    """One message to publish; `topic` is relative to the table's root (`alerts`, `state`, `hands`)."""
+
+    key: str  # unique: `alert:<id>`, `hand:<n>:<t>`, `state`
+    topic: str
+    payload: bytes
+    qos: int = 1
+    retain: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Row:
+    seq: int
+    key: str
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+
+
+class Outbox:
+    """The SQLite outbox; all methods run on the event-loop thread (each is one short transaction)."""
+
+    def __init__(self, path: Path, *, retention_s: float = 86400.0) -> None:
+        self.path = path
+        self.retention_s = retention_s
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives a process crash; a power loss may lose the last few,
+            # which the journal replay re-creates (see docs/daemon.md §Outbox).
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise OutboxError(f"outbox {path}: {exc}") from None
+        self.wakeup = asyncio.Event()
+        self.enqueued = 0
+        self.acked = 0
+        self.ignored = 0
+        if self.pending_count():
+            self.wakeup.set()
+
+    def processed(self, session: str) -> int:
+        """How many journal events of `session` have their outcomes in the outbox."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (f"processed:{session}",)).fetchone()
+        return int(row[0]) if row else 0
+
+    def record(self, messages: Iterable[Message], *, session: str | None = None, event_seq: int = 0) -> None:
+        """Store messages (and optionally mark journal event `event_seq` processed) in one transaction."""
+        now = time.time()
+        added = 0
+        with self._tx():
+            for m in messages:
+                if m.key == "state" or m.key.startswith("state:"):
+                    # Coalesce the retained state: the newest replaces any older one, sent or not.
+                    self._db.execute("DELETE FROM messages WHERE key = ?", (m.key,))
+                cur = self._db.execute(
+                    "INSERT OR IGNORE INTO messages (key, topic, payload, qos, retain, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (m.key, m.topic, m.payload, m.qos, int(m.retain), now))
+                if cur.rowcount:
+                    added += 1
+                else:
+                    self.ignored += 1
+            if session is not None:
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                 (f"processed:{session}", str(event_seq)))
+        if added:
+            self.enqueued += added
+            self.wakeup.set()
+
+    def pending(self, limit: int = 100) -> list[Row]:
+        rows = self._db.execute(
+            "SELECT seq, key, topic, payload, qos, retain FROM messages WHERE acked IS NULL "
+            "ORDER BY seq LIMIT ?", (limit,)).fetchall()
+        return [Row(seq=r[0], key=r[1], topic=r[2], payload=bytes(r[3]), qos=r[4], retain=bool(r[5]))
+                for r in rows]
+
+    def pending_count(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM messages WHERE acked IS NULL").fetchone()[0])
+
+    def ack(self, seq: int) -> None:
+        """The broker acknowledged row `seq`: it leaves the queue (kept for `retention_s` against replays)."""
+        self._db.execute("UPDATE messages SET acked = ? WHERE seq = ?", (time.time(), seq))
+        self.acked += 1
+
+    def prune(self, now: float | None = None) -> int:
+        cutoff = (time.time() if now is None else now) - self.retention_s
+        cur = self._db.execute("DELETE FROM messages WHERE acked IS NOT NULL AND acked < ?", (cutoff,))
+        return cur.rowcount
+
+    async def run(self) -> None:
+        """The outbox task: prune acknowledged rows past their retention once a minute."""
+        while True:
+            self.prune()
+            await asyncio.sleep(60.0)
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()  # idempotent
+
+    def _tx(self) -> _Tx:
+        return _Tx(self._db)
+
+    def statistics(self) -> dict[str, Any]:
+        return {"pending": self.pending_count(), "enqueued": self.enqueued, "acked": self.acked,
+                "duplicates_ignored": self.ignored}
+
+
+class _Tx:
+    """BEGIN IMMEDIATE … COMMIT / ROLLBACK around a block (autocommit mode otherwise)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        self._db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,211 @@
+"""MQTT publisher (aiomqtt): drains the outbox in order with QoS 1, keeps `status` retained, takes `cmd/#`.
+
+One connection at a time; on any MQTT error it reconnects with capped, jittered exponential backoff. A row
+leaves the outbox only when `publish` returned, i.e. the broker's PUBACK arrived. Exactly one message is
+in flight, which keeps the order across reconnects trivially (a resend after a lost PUBACK can duplicate a
+message; receivers drop duplicates by alert id).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import ssl
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+from aiomqtt.exceptions import MqttConnectError
+
+from controller.config import MqttConfig
+from controller.daemon.outbox import Outbox
+from controller.errors import UsageError
+
+log = logging.getLogger("cardtable.mqtt")
+
+# CONNACK codes meaning "your credentials are wrong" (MQTT 3.1.1: 4, 5; MQTT 5: 134, 135).
+_AUTH_CODES = {4, 5, 134, 135}
+
+
+class CredentialsError(UsageError):
+    """The credentials file is unreadable or malformed."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Credentials:
+    username: str
+    password: str
+
+
+def read_credentials(path: Path) -> Credentials:
+    """One line `username:password` (the password may contain ':')."""
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise CredentialsError(f"credentials file {path}: cannot read: {exc.strerror or exc}") from None
+    user, sep, password = text.partition(":")
+    if not sep or not user or "\n" in text:
+        raise CredentialsError(f"credentials file {path}: expected one line 'username:password'")
+    return Credentials(username=user, password=password)
+
+
+def check_tls_files(cfg: MqttConfig) -> None:
+    """TLS files must be readable at start-up: one clear line now instead of a reconnect loop later."""
+    if not cfg.tls:
+        return
+    for name in ("ca_file", "cert_file", "key_file"):
+        path = getattr(cfg, name)
+        if path is None:
+            continue
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            raise CredentialsError(f"mqtt.{name} {path}: cannot read: {exc.strerror or exc}") from None
+
+
+def backoff_delays(lo: float, hi: float, rng: random.Random) -> Any:
+    """Capped exponential backoff with full jitter in [delay/2, delay] (never a thundering herd)."""
+    delay = lo
+    while True:
+        yield rng.uniform(delay / 2, delay)
+        delay = min(delay * 2, hi)
+
+
+def _rc_value(exc: aiomqtt.MqttError) -> int | None:
+    """The CONNACK code of a refused connection (not paho's local error numbers, which overlap)."""
+    if not isinstance(exc, MqttConnectError):
+        return None
+    rc = exc.rc
+    if rc is None:
+        return None
+    value = getattr(rc, "value", rc)
+    return value if isinstance(value, int) else None
+
+
+class Publisher:
+    """The `mqtt` task: connection lifecycle, outbox drain, status and command subscription."""
+
+    def __init__(self, cfg: MqttConfig, *, table: str, outbox: Outbox,
+                 on_command: Callable[[str, bytes], None],
+                 on_auth_failure: Callable[[str], None], on_connected: Callable[[], None],
+                 credentials: Credentials | None = None, seed: int | None = None) -> None:
+        self.cfg = cfg
+        self.root = f"{cfg.prefix}/{table}/"
+        self.client_id = cfg.client_id or f"cardtable-{table}"
+        self.outbox = outbox
+        self.on_command = on_command
+        self.on_auth_failure = on_auth_failure
+        self.on_connected = on_connected
+        self.credentials = credentials
+        self._rng = random.Random(seed)
+        self.connected = False
+        self.connects = 0
+        self.failures = 0
+        self.published = 0
+        self.commands = 0
+        self.last_error = ""
+        self.connected_since: float | None = None
+        self._health: bytes | None = None  # latest health snapshot, sent QoS 0 retained on `health`
+
+    def offer_health(self, snapshot: bytes) -> None:
+        """Extension topic `…/health`: the latest statistics snapshot, best effort (not via the outbox)."""
+        self._health = snapshot
+        self.outbox.wakeup.set()
+
+    def _client(self) -> aiomqtt.Client:
+        tls: aiomqtt.TLSParameters | None = None
+        if self.cfg.tls:
+            tls = aiomqtt.TLSParameters(
+                ca_certs=str(self.cfg.ca_file) if self.cfg.ca_file else None,
+                certfile=str(self.cfg.cert_file) if self.cfg.cert_file else None,
+                keyfile=str(self.cfg.key_file) if self.cfg.key_file else None,
+                cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        will = aiomqtt.Will(topic=self.root + "status", payload=b"offline", qos=1, retain=True)
+        creds = self.credentials
+        return aiomqtt.Client(
+            self.cfg.host, self.cfg.port, identifier=self.client_id, will=will, tls_params=tls,
+            username=creds.username if creds else None, password=creds.password if creds else None,
+            keepalive=self.cfg.keepalive_s, timeout=self.cfg.publish_timeout_s, clean_session=True,
+            logger=log)
+
+    async def run(self) -> None:
+        delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
+        while True:
+            error: aiomqtt.MqttError | None = None
+            try:
+                async with self._client() as client:
+                    delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
+                    await self._session(client)
+            except* aiomqtt.MqttError as group:
+                error = group.exceptions[0]  # type: ignore[assignment]
+            except* OSError as group:  # TLS handshake and socket errors that aiomqtt did not wrap
+                error = aiomqtt.MqttError(str(group.exceptions[0]))
+            finally:
+                self.connected = False
+                self.connected_since = None
+            if error is not None:
+                self._failed(error)
+            await asyncio.sleep(next(delays))
+
+    def _failed(self, error: aiomqtt.MqttError) -> None:
+        self.failures += 1
+        self.last_error = str(error)
+        rc = _rc_value(error)
+        if rc in _AUTH_CODES:
+            self.on_auth_failure(f"broker {self.cfg.host}:{self.cfg.port} refused the credentials ({error})")
+        log.warning("MQTT: %s; reconnecting", error)
+
+    async def _session(self, client: aiomqtt.Client) -> None:
+        self.connected = True
+        self.connects += 1
+        self.connected_since = time.monotonic()
+        await client.publish(self.root + "status", b"online", qos=1, retain=True)
+        await client.subscribe(self.root + "cmd/#", qos=1)
+        self.on_connected()
+        try:
+            async with asyncio.TaskGroup() as tg:
+                tg.create_task(self._drain(client), name="mqtt-drain")
+                tg.create_task(self._listen(client), name="mqtt-commands")
+        except asyncio.CancelledError:
+            # Shutting down: say so in the retained status (a clean disconnect does not fire the will).
+            offline = client.publish(self.root + "status", b"offline", qos=1, retain=True)
+            with contextlib.suppress(aiomqtt.MqttError, TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(offline, 1.0)
+            raise
+
+    async def _drain(self, client: aiomqtt.Client) -> None:
+        outbox = self.outbox
+        while True:
+            if self._health is not None:
+                snapshot, self._health = self._health, None
+                await client.publish(self.root + "health", snapshot, qos=0, retain=True)
+            rows = outbox.pending(100)
+            if not rows:
+                outbox.wakeup.clear()
+                await outbox.wakeup.wait()
+                continue
+            for row in rows:
+                await client.publish(self.root + row.topic, row.payload, qos=row.qos, retain=row.retain)
+                outbox.ack(row.seq)
+                self.published += 1
+
+    async def _listen(self, client: aiomqtt.Client) -> None:
+        prefix = self.root + "cmd/"
+        async for msg in client.messages:
+            topic = str(msg.topic)
+            if topic.startswith(prefix):
+                self.commands += 1
+                payload = msg.payload if isinstance(msg.payload, bytes) else str(msg.payload).encode()
+                self.on_command(topic[len(prefix):], payload)
+
+    def statistics(self) -> dict[str, Any]:
+        up = time.monotonic() - self.connected_since if self.connected_since else 0.0
+        return {"connected": self.connected, "connects": self.connects, "failures": self.failures,
+                "published": self.published, "commands": self.commands, "last_error": self.last_error,
+                "connected_s": round(up, 1)}

@@ -1,0 +1,94 @@
+"""Composition root of the floor screen: store, ingest, broker link and web server under one task group."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+from collections.abc import AsyncIterator, Callable
+
+from aiohttp import web
+
+from controller.floor.config import FloorConfig
+from controller.floor.hub import Hub
+from controller.floor.ingest import Ingest
+from controller.floor.link import BrokerLink
+from controller.floor.store import Store, open_store
+from controller.floor.web import Floor, build_app
+
+log = logging.getLogger("cardtable.floor")
+
+
+class FloorService:
+    def __init__(self, cfg: FloorConfig, *, clock: Callable[[], float] = time.time) -> None:
+        self.cfg = cfg
+        self.store: Store = open_store(cfg.store)
+        self.hub = Hub()
+        self.ingest = Ingest(store=self.store, hub=self.hub, prefix=cfg.broker.prefix, dealers=cfg.dealers,
+                             clock=clock)
+        self.link = BrokerLink(cfg.broker, ingest=self.ingest, store=self.store)
+        self.link.on_change.append(lambda up: self.hub.publish({"type": "broker", "connected": up}))
+        self.link.on_ack_published.append(
+            lambda ack: self.hub.publish({"type": "ack_sent", "table": ack.table, "id": ack.alert_id}))
+        self.floor = Floor(cfg=cfg, store=self.store, hub=self.hub, ingest=self.ingest,
+                           acks_pending=self.link.acks_pending, link_stats=self.link.statistics, clock=clock)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        host = self.cfg.web.host if self.cfg.web.host not in ("0.0.0.0", "::") else "127.0.0.1"
+        return f"http://{host}:{self.port}"
+
+    async def start(self) -> None:
+        """Open the store and start serving HTTP; the broker link runs separately (run_link)."""
+        await self.store.open()
+        await self.ingest.load()
+        await self.floor.restore_sessions()
+        self._runner = web.AppRunner(build_app(self.floor), access_log=None, shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.cfg.web.host, self.cfg.web.port)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else self.cfg.web.port
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.ingest.flush_states()
+        await self.store.close()
+
+
+@contextlib.asynccontextmanager
+async def running(cfg: FloorConfig) -> AsyncIterator[FloorService]:
+    """The service with its broker link running, for tests and embedding; stopped on exit."""
+    svc = FloorService(cfg)
+    await svc.start()
+    try:
+        async with asyncio.TaskGroup() as tg:
+            tasks = [tg.create_task(svc.link.run(), name="floor-broker"),
+                     tg.create_task(svc.ingest.run_state_writer(), name="floor-state-writer")]
+            try:
+                yield svc
+            finally:
+                for task in tasks:
+                    task.cancel()
+    finally:
+        await svc.stop()
+
+
+async def serve(cfg: FloorConfig) -> None:
+    """Run until SIGINT/SIGTERM: the CLI's entry point."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with running(cfg) as svc:
+        where = "PostgreSQL" if cfg.store.dsn else str(cfg.store.sqlite)
+        print(f"cardtable floor: serving {svc.url} (store: {where}, "
+              f"broker {cfg.broker.host}:{cfg.broker.port})", flush=True)
+        await stop.wait()

@@ -1,0 +1,143 @@
+"""Floor screen configuration: TOML validated once at start-up into frozen settings (defaults live here)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from controller.floor.errors import FloorConfigError
+
+Role = Literal["floor", "wall"]
+_NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+
+
+class _Strict(BaseModel):
+    # Unknown keys are fatal and settings never change after start-up.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BrokerConfig(_Strict):
+    host: str = "127.0.0.1"
+    port: int = Field(default=1883, ge=1, le=65535)
+    username: str | None = None
+    password: str | None = None
+    password_file: Path | None = None
+    prefix: str = "cardtable"
+    client_id: str = "cardtable-floor"
+    keepalive: int = Field(default=30, ge=5, le=3600)
+    tls: bool = False
+    ca_file: Path | None = None
+    # Reconnect backoff: first wait, cap (seconds); the wait doubles with jitter up to the cap.
+    backoff_initial: float = Field(default=0.5, gt=0, le=60)
+    backoff_max: float = Field(default=10.0, gt=0, le=600)
+
+    @field_validator("prefix")
+    @classmethod
+    def _prefix_ok(cls, v: str) -> str:
+        if not v or any(c in v for c in "+#") or v.startswith("/") or v.endswith("/"):
+            raise ValueError("must be a topic prefix without wildcards or leading/trailing '/'")
+        return v
+
+    @model_validator(mode="after")
+    def _one_password(self) -> BrokerConfig:
+        if self.password is not None and self.password_file is not None:
+            raise ValueError("give either password or password_file, not both")
+        return self
+
+    def secret(self) -> str | None:
+        """The broker password, read from password_file when that is configured."""
+        if self.password_file is None:
+            return self.password
+        try:
+            return self.password_file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            problem = f"broker.password_file: {exc.strerror}"
+            raise FloorConfigError(str(self.password_file), [problem]) from exc
+
+
+class StoreConfig(_Strict):
+    sqlite: Path = Path("floor.sqlite3")
+    dsn: str | None = None  # PostgreSQL connection string; when set, PostgreSQL is used instead of SQLite
+    schema_name: str | None = Field(default=None, alias="schema")
+
+    @field_validator("schema_name")
+    @classmethod
+    def _schema_ok(cls, v: str | None) -> str | None:
+        if v is not None and not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", v):
+            raise ValueError("must be a lower-case SQL identifier")
+        return v
+
+
+class WebConfig(_Strict):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)  # 0 picks a free port (tests)
+    secure_cookies: bool = False  # set true behind HTTPS so the session cookie is never sent in clear
+    session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
+    feed_size: int = Field(default=200, ge=10, le=5000)  # alerts a fresh page starts with
+
+
+class UserConfig(_Strict):
+    hash: str
+    role: Role = "floor"
+
+    @field_validator("hash")
+    @classmethod
+    def _hash_ok(cls, v: str) -> str:
+        from controller.floor.auth import parse_hash  # local: auth imports nothing from here
+
+        parse_hash(v)
+        return v
+
+
+class FloorConfig(_Strict):
+    broker: BrokerConfig = BrokerConfig()
+    store: StoreConfig = StoreConfig()
+    web: WebConfig = WebConfig()
+    users: dict[str, UserConfig] = Field(default_factory=dict)
+    dealers: dict[str, str] = Field(default_factory=dict)  # table id → dealer id (state `dealer` wins)
+
+    @field_validator("users")
+    @classmethod
+    def _users_ok(cls, v: dict[str, UserConfig]) -> dict[str, UserConfig]:
+        if not v:
+            raise ValueError("at least one user is required "
+                             "(create a hash with `cardtable floor hash-password`)")
+        bad = [name for name in v if not _NAME.match(name)]
+        if bad:
+            raise ValueError(f"bad user name(s): {', '.join(bad)} (letters, digits, _ . @ - only)")
+        return v
+
+
+def _problems(exc: ValidationError) -> list[str]:
+    out = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        out.append(f"{where}: {msg}")
+    return out
+
+
+def parse_config(data: dict[str, Any], source: str = "<config>") -> FloorConfig:
+    """Validate a decoded TOML document; every problem is reported at once with its path."""
+    try:
+        return FloorConfig.model_validate(data)
+    except ValidationError as exc:
+        raise FloorConfigError(source, _problems(exc)) from None
+
+
+def load_config(path: str | Path) -> FloorConfig:
+    """Read and validate the floor config file."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise FloorConfigError(str(p), [f"cannot read: {exc.strerror}"]) from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise FloorConfigError(str(p), [f"not valid TOML: {exc}"]) from None
+    return parse_config(data, str(p))

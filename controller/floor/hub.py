@@ -1,0 +1,69 @@
+"""Fan-out of live events to connected browsers: one bounded queue per stream, slow streams are dropped."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+Event = dict[str, Any]
+# A browser that falls this far behind is cut off; its EventSource reconnects and catches up from the store.
+QUEUE_LIMIT = 2000
+
+
+class Subscriber:
+    def __init__(self, owner: str) -> None:
+        self.owner = owner  # the session the stream belongs to
+        self.queue: asyncio.Queue[Event | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.overflowed = False
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._subs: set[Subscriber] = set()
+        self.sent = 0
+        self.dropped_streams = 0
+
+    def subscribe(self, owner: str = "") -> Subscriber:
+        sub = Subscriber(owner)
+        self._subs.add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        self._subs.discard(sub)
+
+    def publish(self, event: Event) -> None:
+        for sub in list(self._subs):
+            try:
+                sub.queue.put_nowait(event)
+                self.sent += 1
+            except asyncio.QueueFull:
+                # Never block the MQTT loop for one slow browser: end its stream instead (it catches up).
+                sub.overflowed = True
+                self._subs.discard(sub)
+                self.dropped_streams += 1
+                self._wake(sub)
+
+    def close_owner(self, owner: str) -> None:
+        """End the streams of one session (logout)."""
+        for sub in [s for s in self._subs if s.owner == owner]:
+            self._subs.discard(sub)
+            self._wake(sub)
+
+    def close(self) -> None:
+        """End every stream (service shutdown)."""
+        for sub in list(self._subs):
+            self._wake(sub)
+        self._subs.clear()
+
+    @staticmethod
+    def _wake(sub: Subscriber) -> None:
+        # Make room for the end-of-stream marker if needed; the stream stops at the marker anyway.
+        while True:
+            try:
+                sub.queue.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                sub.queue.get_nowait()
+
+    def statistics(self) -> dict[str, int]:
+        return {"streams": len(self._subs), "events_sent": self.sent, "streams_dropped": self.dropped_streams}

@@ -1,0 +1,199 @@
+"""What the floor does with each MQTT message: validate, redact, store, and tell the browsers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from controller.core.alerts import FAULT_SEVERITIES, SEVERITIES
+from controller.floor.hub import Hub
+from controller.floor.store import Store
+
+log = logging.getLogger("cardtable.floor")
+
+KINDS = ("alerts", "state", "hands", "status")
+STATE_WRITE_S = 0.25
+# Keys under which a state payload could carry hole cards. The contract says it never does; the floor
+# strips them anyway, because a live hand's hole cards must never reach a browser.
+_HOLE_KEYS = frozenset({"cards", "hole", "holes", "hole_cards", "holecards", "pocket"})
+
+
+def public_state(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The state without any hole-card fields, at the top level or inside seats."""
+    out = {k: v for k, v in state.items() if k not in _HOLE_KEYS}
+    seats = out.get("seats")
+    if isinstance(seats, list):
+        out["seats"] = [_strip(s) for s in seats]
+    elif isinstance(seats, dict):
+        out["seats"] = {k: _strip(v) for k, v in seats.items()}
+    return out
+
+
+def _strip(seat: Any) -> Any:
+    if not isinstance(seat, dict):
+        return seat
+    # A bare count (the engine's `"cards": 2`) is public; anything else under these keys is not.
+    return {k: v for k, v in seat.items() if k not in _HOLE_KEYS or (isinstance(v, int) and k == "cards")}
+
+
+def parse_topic(prefix: str, topic: str) -> tuple[str, str] | None:
+    """(table, kind) for `<prefix>/<table>/<kind>`, else None."""
+    head = prefix + "/"
+    if not topic.startswith(head):
+        return None
+    parts = topic[len(head):].split("/")
+    if len(parts) != 2 or not parts[0] or parts[1] not in KINDS:
+        return None
+    return parts[0], parts[1]
+
+
+class Ingest:
+    """Turns broker messages into store rows and browser events; bad payloads are logged and counted."""
+
+    def __init__(self, *, store: Store, hub: Hub, prefix: str, dealers: Mapping[str, str],
+                 clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._hub = hub
+        self._prefix = prefix
+        self._config_dealers = dict(dealers)
+        self._state_dealers: dict[str, str] = {}
+        self._clock = clock
+        # Open fault alerts per table and severity, kept here so a burst of alerts costs no count queries.
+        self._open: dict[str, dict[str, int]] = {}
+        self._latest: dict[str, tuple[dict[str, Any], float]] = {}  # newest state per table, and when
+        self._written: dict[str, float] = {}  # the time of the state last written to the store
+        self.counts = {"alerts": 0, "duplicates": 0, "state": 0, "hands": 0, "status": 0, "rejected": 0}
+
+    async def load(self) -> None:
+        """Pick up dealer ids from stored states after a restart."""
+        for row in await self._store.tables():
+            self._note_dealer(row["table"], row["state"])
+            self._open[row["table"]] = dict(row["open"])
+
+    def dealer(self, table: str) -> str | None:
+        return self._state_dealers.get(table) or self._config_dealers.get(table)
+
+    def _note_dealer(self, table: str, state: Any) -> None:
+        if isinstance(state, dict) and isinstance(state.get("dealer"), str | int) and str(state["dealer"]):
+            self._state_dealers[table] = str(state["dealer"])
+
+    async def handle(self, topic: str, payload: bytes) -> None:
+        where = parse_topic(self._prefix, topic)
+        if where is None:
+            return self._reject(topic, "unexpected topic")
+        table, kind = where
+        if kind == "status":
+            return await self._status(table, payload)
+        try:
+            obj = json.loads(payload.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return self._reject(topic, f"not JSON ({exc})")
+        if not isinstance(obj, dict):
+            return self._reject(topic, "payload is not a JSON object")
+        try:
+            if kind == "alerts":
+                await self._alert(topic, table, obj)
+            elif kind == "state":
+                await self._state(table, obj)
+            else:
+                await self._hand(table, obj)
+        except (ValueError, TypeError) as exc:  # e.g. "hand": "seven"; a StoreError is not caught here
+            self._reject(topic, f"bad field value ({exc})")
+
+    def _reject(self, topic: str, why: str) -> None:
+        self.counts["rejected"] += 1
+        log.warning("floor: ignored message on %s: %s", topic, why)
+
+    async def _alert(self, topic: str, table: str, alert: dict[str, Any]) -> None:
+        missing = [k for k in ("id", "code", "severity", "message") if not alert.get(k)]
+        if missing:
+            return self._reject(topic, f"alert without {', '.join(missing)}")
+        if alert["severity"] not in SEVERITIES:
+            return self._reject(topic, f"alert with unknown severity {alert['severity']!r}")
+        if alert.get("table") != table:
+            # The topic is what the broker's ACL vouches for; the payload's table must agree with it.
+            alert = {**alert, "table": table}
+        dealer, received = self.dealer(table), self._clock()
+        seq = await self._store.add_alert(alert, dealer=dealer, received=received)
+        if seq is None:
+            self.counts["duplicates"] += 1
+            return None
+        self.counts["alerts"] += 1
+        # What the store would return for it: the payload plus our bookkeeping (a new alert has no ack).
+        stored = {**alert, "floor": {"seq": seq, "received": received, "dealer": dealer, "ack": None}}
+        self._hub.publish({"type": "alert", "seq": seq, "alert": stored})
+        if alert["severity"] in FAULT_SEVERITIES:
+            self._bump(table, str(alert["severity"]), +1)
+
+    def acked(self, table: str, severity: str) -> None:
+        """An alert of `table` was acknowledged: one open alert fewer (info alerts never count)."""
+        if severity in FAULT_SEVERITIES:
+            self._bump(table, severity, -1)
+
+    def _bump(self, table: str, severity: str, delta: int) -> None:
+        counts = self._open.setdefault(table, {})
+        counts[severity] = max(0, counts.get(severity, 0) + delta)
+        if not counts[severity]:
+            del counts[severity]
+        self._hub.publish({"type": "open", "table": table, "open": dict(counts)})
+
+    async def _state(self, table: str, state: dict[str, Any]) -> None:
+        clean = public_state(state)
+        self._note_dealer(table, state)
+        now = self._clock()
+        self.counts["state"] += 1
+        self._hub.publish({"type": "state", "table": table, "state": clean, "at": now})
+        # A table sends a state per event (hundreds a minute); writing each would queue alerts behind them.
+        # The newest state is kept here and written at most every STATE_WRITE_S per table (the broker keeps
+        # it retained as well, so a crash loses nothing that a resubscribe does not bring back).
+        self._latest[table] = (clean, now)
+        if now - self._written.get(table, 0.0) >= STATE_WRITE_S:
+            await self._write_state(table)
+
+    async def _write_state(self, table: str) -> None:
+        latest = self._latest.get(table)
+        if latest is None or self._written.get(table) == latest[1]:
+            return
+        await self._store.set_state(table, latest[0], latest[1])
+        self._written[table] = latest[1]
+
+    async def flush_states(self) -> None:
+        """Write every state not yet in the store."""
+        for table in list(self._latest):
+            await self._write_state(table)
+
+    async def run_state_writer(self) -> None:
+        """The task that writes the trailing state of a burst."""
+        while True:
+            await asyncio.sleep(STATE_WRITE_S)
+            await self.flush_states()
+
+    async def tables(self) -> list[dict[str, Any]]:
+        """The store's tables with the newest state, including one not yet written."""
+        rows = await self._store.tables()
+        for row in rows:
+            latest = self._latest.get(row["table"])
+            if latest is not None and (row["state_at"] or 0.0) < latest[1]:
+                row["state"], row["state_at"] = latest
+        return rows
+
+    async def _status(self, table: str, payload: bytes) -> None:
+        text = payload.decode("utf-8", "replace").strip().strip('"').lower()
+        if text not in ("online", "offline"):
+            topic = f"{self._prefix}/{table}/status"
+            return self._reject(topic, f"status {text[:20]!r} is not online/offline")
+        now = self._clock()
+        await self._store.set_status(table, text, now)
+        self.counts["status"] += 1
+        self._hub.publish({"type": "status", "table": table, "status": text, "at": now})
+
+    async def _hand(self, table: str, summary: dict[str, Any]) -> None:
+        if await self._store.add_hand(table, summary, dealer=self.dealer(table), received=self._clock()):
+            self.counts["hands"] += 1
+            self._hub.publish({"type": "hand", "table": table, "hand": summary.get("hand")})
+        else:
+            self.counts["duplicates"] += 1

@@ -1,0 +1,131 @@
+"""The floor's broker connection: persistent QoS 1 subscription to every table, reconnect, and the ack outbox.
+
+A fixed client id with clean_session=False makes the broker keep our subscriptions and queue QoS 1
+messages while we are away (also across a broker restart when the broker persists sessions); retained
+`state` and `status` arrive again on every subscribe. Acks are written to the store first and published
+from there, so a ruling made while the broker is down goes out after the reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Any
+
+import aiomqtt
+
+from controller.floor.config import BrokerConfig
+from controller.floor.errors import StoreError
+from controller.floor.ingest import KINDS, Ingest
+from controller.floor.store import Ack, Store
+
+log = logging.getLogger("cardtable.floor")
+
+
+def ack_topic(prefix: str, table: str) -> str:
+    return f"{prefix}/{table}/cmd/ack"
+
+
+def ack_payload(ack: Ack) -> bytes:
+    import json
+
+    return json.dumps({"id": ack.alert_id, "by": ack.by, "ruling": ack.ruling, "t": ack.at},
+                      ensure_ascii=False).encode("utf-8")
+
+
+class BrokerLink:
+    def __init__(self, cfg: BrokerConfig, *, ingest: Ingest, store: Store) -> None:
+        self._cfg = cfg
+        self._ingest = ingest
+        self._store = store
+        self._acks_waiting = asyncio.Event()
+        self.connected = False
+        self.connects = 0
+        self.last_error = ""
+        self.acks_published = 0
+        self.on_change: list[Any] = []  # callables(connected: bool), e.g. to tell the browsers
+        self._manual_ack = False
+        self.on_ack_published: list[Any] = []  # callables(ack: Ack) once the broker has a ruling
+
+    def acks_pending(self) -> None:
+        """Wake the ack pump (called after a ruling is stored)."""
+        self._acks_waiting.set()
+
+    def _client(self) -> aiomqtt.Client:
+        c = self._cfg
+        tls = aiomqtt.TLSParameters(ca_certs=str(c.ca_file) if c.ca_file else None) if c.tls else None
+        client = aiomqtt.Client(c.host, c.port, username=c.username, password=c.secret(),
+                                identifier=c.client_id, clean_session=False, keepalive=c.keepalive,
+                                tls_params=tls, timeout=10)
+        # Acknowledge each QoS 1 message only after it is stored: if the floor dies (or the store fails)
+        # in between, the broker delivers it again on the next connect. aiomqtt does not expose paho's
+        # manual acks, so this reaches into its paho client (present in aiomqtt 2.x).
+        paho: Any = getattr(client, "_client", None)
+        self._manual_ack = hasattr(paho, "manual_ack_set") and hasattr(paho, "ack")
+        if self._manual_ack:
+            paho.manual_ack_set(True)
+        return client
+
+    async def run(self) -> None:
+        """Connect, subscribe, consume; on a broker error wait (capped, jittered backoff) and repeat."""
+        delay = self._cfg.backoff_initial
+        while True:
+            started = time.monotonic()
+            try:
+                async with self._client() as client:
+                    self._set_connected(True)
+                    for kind in KINDS:
+                        await client.subscribe(f"{self._cfg.prefix}/+/{kind}", qos=1)
+                    async with asyncio.TaskGroup() as tg:
+                        tg.create_task(self._consume(client), name="floor-consume")
+                        tg.create_task(self._pump_acks(client), name="floor-acks")
+            except* aiomqtt.MqttError as group:
+                self.last_error = "; ".join(str(e) for e in group.exceptions)
+                log.warning("floor: broker %s:%s: %s", self._cfg.host, self._cfg.port, self.last_error)
+            except* StoreError as group:
+                # The message that failed was not acknowledged: disconnecting makes the broker keep it
+                # for us, and it comes again once the store is back.
+                self.last_error = "; ".join(str(e) for e in group.exceptions)
+                log.error("floor: store failed, reconnecting to get the message again: %s", self.last_error)
+            self._set_connected(False)
+            if time.monotonic() - started > 30:
+                delay = self._cfg.backoff_initial  # it was a working connection: start the backoff afresh
+            # Jitter, so that many clients do not hammer a restarted broker in lock-step.
+            await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+            delay = min(delay * 2, self._cfg.backoff_max)
+
+    def _set_connected(self, up: bool) -> None:
+        if up == self.connected:
+            return
+        self.connected = up
+        if up:
+            self.connects += 1
+            log.info("floor: connected to broker %s:%s", self._cfg.host, self._cfg.port)
+        for cb in self.on_change:
+            cb(up)
+
+    async def _consume(self, client: aiomqtt.Client) -> None:
+        paho = getattr(client, "_client", None)
+        async for msg in client.messages:
+            payload = msg.payload if isinstance(msg.payload, bytes | bytearray) else str(msg.payload).encode()
+            await self._ingest.handle(str(msg.topic), bytes(payload))
+            if self._manual_ack and paho is not None and msg.qos > 0:
+                paho.ack(msg.mid, msg.qos)
+
+    async def _pump_acks(self, client: aiomqtt.Client) -> None:
+        self._acks_waiting.set()  # whatever was stored while disconnected goes out first
+        while True:
+            await self._acks_waiting.wait()
+            self._acks_waiting.clear()
+            for ack in await self._store.unpublished_acks():
+                await client.publish(ack_topic(self._cfg.prefix, ack.table), ack_payload(ack), qos=1)
+                await self._store.mark_published(ack.seq)
+                self.acks_published += 1
+                for cb in self.on_ack_published:
+                    cb(ack)
+
+    def statistics(self) -> dict[str, Any]:
+        return {"connected": self.connected, "connects": self.connects, "last_error": self.last_error,
+                "acks_published": self.acks_published}

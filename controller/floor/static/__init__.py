@@ -1,0 +1,1 @@
+"""Static assets of the floor page (a package so that setuptools ships them with the wheel)."""

@@ -1,0 +1,434 @@
+"""The floor's record: alerts, acknowledgements, table state and hand summaries in SQLite or PostgreSQL.
+
+Both back ends run the same SQL (written with `?` placeholders; the PostgreSQL one rewrites them). Every
+write is a single statement in autocommit mode, so no multi-statement transaction can be torn. Writes go
+through one connection behind a lock, which also keeps `seq` values committed in increasing order: the
+browser catch-up ("everything after seq N") relies on that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.core.alerts import FAULT_SEVERITIES
+from controller.floor.config import StoreConfig
+from controller.floor.errors import StoreError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS alerts (
+  seq {serial}, table_id TEXT NOT NULL, alert_id TEXT NOT NULL, t DOUBLE PRECISION, hand INTEGER,
+  code TEXT NOT NULL, severity TEXT NOT NULL, street TEXT, seat INTEGER, dealer TEXT,
+  received DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL, UNIQUE (table_id, alert_id));
+CREATE INDEX IF NOT EXISTS alerts_received ON alerts (received);
+CREATE TABLE IF NOT EXISTS acks (
+  seq {serial}, table_id TEXT NOT NULL, alert_id TEXT NOT NULL, by_user TEXT NOT NULL,
+  ruling TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, published INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (table_id, alert_id));
+CREATE TABLE IF NOT EXISTS tables (
+  table_id TEXT PRIMARY KEY, status TEXT, status_at DOUBLE PRECISION, state TEXT,
+  state_at DOUBLE PRECISION);
+CREATE TABLE IF NOT EXISTS sessions (
+  digest TEXT PRIMARY KEY, user_name TEXT NOT NULL, role TEXT NOT NULL, csrf TEXT NOT NULL,
+  expires DOUBLE PRECISION NOT NULL);
+CREATE TABLE IF NOT EXISTS hands (
+  table_id TEXT NOT NULL, digest TEXT NOT NULL, hand INTEGER, dealer TEXT,
+  received DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (table_id, digest));
+"""
+
+_ALERT_COLS = ("SELECT a.seq, a.payload, a.received, a.dealer, k.by_user, k.ruling, k.at, k.seq, k.published "
+               "FROM alerts a LEFT JOIN acks k ON k.table_id = a.table_id AND k.alert_id = a.alert_id")
+_FAULTS = tuple(sorted(FAULT_SEVERITIES))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Filters:
+    """History filters; None means "any"."""
+
+    table: str | None = None
+    code: str | None = None
+    severity: str | None = None
+    since: float | None = None  # floor clock (epoch seconds) when the alert arrived
+    until: float | None = None
+    status: str | None = None  # "open" or "acked"
+    limit: int = 200
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Ack:
+    seq: int
+    table: str
+    alert_id: str
+    by: str
+    ruling: str
+    at: float
+    published: bool = False  # sent to the table's cmd/ack (the broker acknowledged it)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "table": self.table, "id": self.alert_id, "by": self.by,
+                "ruling": self.ruling, "at": self.at, "published": self.published}
+
+
+def _alert_row(row: Sequence[Any]) -> dict[str, Any]:
+    """A stored alert as the browser sees it: the payload plus a `floor` block with our bookkeeping."""
+    seq, payload, received, dealer, by, ruling, at, ack_seq, published = row
+    out: dict[str, Any] = json.loads(payload)
+    ack = None if by is None else {"by": by, "ruling": ruling, "at": at, "seq": ack_seq,
+                                   "published": bool(published)}
+    out["floor"] = {"seq": seq, "received": received, "dealer": dealer, "ack": ack}
+    return out
+
+
+class Store(ABC):
+    """Back-end independent queries; subclasses supply `_query` and the serial column type."""
+
+    serial = ""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def _query(self, sql: str, params: Sequence[Any] = (), *, durable: bool = False
+                     ) -> list[tuple[Any, ...]]: ...
+
+    @abstractmethod
+    async def _script(self, sql: str) -> None: ...
+
+    async def _create_schema(self) -> None:
+        await self._script(_SCHEMA.format(serial=self.serial))
+
+    # --- writes -----------------------------------------------------------------------------------------
+    async def add_alert(self, alert: Mapping[str, Any], *, dealer: str | None, received: float) -> int | None:
+        """Store an alert; its seq, or None when this (table, id) is already stored (a resend)."""
+        rows = await self._query(
+            "INSERT INTO alerts (table_id, alert_id, t, hand, code, severity, street, seat, dealer, received,"
+            " payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, alert_id) DO NOTHING"
+            " RETURNING seq",
+            (str(alert["table"]), str(alert["id"]), float(alert.get("t") or 0.0),
+             _int_or_none(alert.get("hand")),
+             str(alert["code"]), str(alert["severity"]), alert.get("street"), _int_or_none(alert.get("seat")),
+             dealer, received, json.dumps(alert, ensure_ascii=False)))
+        return int(rows[0][0]) if rows else None
+
+    async def add_ack(self, *, table: str, alert_id: str, by: str, ruling: str, at: float) -> Ack | None:
+        """Record a ruling; None if the alert is unknown or already acknowledged (the first ruling stands)."""
+        rows = await self._query(
+            "INSERT INTO acks (table_id, alert_id, by_user, ruling, at)"
+            " SELECT a.table_id, a.alert_id, ?, ?, ? FROM alerts a WHERE a.table_id = ? AND a.alert_id = ?"
+            " ON CONFLICT (table_id, alert_id) DO NOTHING RETURNING seq",
+            (by, ruling, at, table, alert_id), durable=True)
+        if not rows:
+            return None
+        return Ack(seq=int(rows[0][0]), table=table, alert_id=alert_id, by=by, ruling=ruling, at=at)
+
+    async def unpublished_acks(self) -> list[Ack]:
+        rows = await self._query("SELECT seq, table_id, alert_id, by_user, ruling, at FROM acks"
+                                 " WHERE published = 0 ORDER BY seq")
+        return [Ack(seq=r[0], table=r[1], alert_id=r[2], by=r[3], ruling=r[4], at=r[5]) for r in rows]
+
+    async def mark_published(self, seq: int) -> None:
+        await self._query("UPDATE acks SET published = 1 WHERE seq = ?", (seq,))
+
+    async def set_state(self, table: str, state: Mapping[str, Any], at: float) -> None:
+        await self._query(
+            "INSERT INTO tables (table_id, state, state_at) VALUES (?, ?, ?) ON CONFLICT (table_id)"
+            " DO UPDATE SET state = excluded.state, state_at = excluded.state_at",
+            (table, json.dumps(state, ensure_ascii=False), at))
+
+    async def set_status(self, table: str, status: str, at: float) -> None:
+        await self._query(
+            "INSERT INTO tables (table_id, status, status_at) VALUES (?, ?, ?) ON CONFLICT (table_id)"
+            " DO UPDATE SET status = excluded.status, status_at = excluded.status_at",
+            (table, status, at))
+
+    async def add_hand(self, table: str, summary: Mapping[str, Any], *, dealer: str | None,
+                       received: float) -> bool:
+        """Store a finished hand's summary; False for an exact resend (deduplicated by content)."""
+        payload = json.dumps(summary, ensure_ascii=False, sort_keys=True)
+        digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
+        rows = await self._query(
+            "INSERT INTO hands (table_id, digest, hand, dealer, received, payload) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, digest) DO NOTHING RETURNING hand",
+            (table, digest, _int_or_none(summary.get("hand")), dealer, received, payload))
+        return bool(rows)
+
+    async def save_session(self, digest: str, *, user: str, role: str, csrf: str, expires: float) -> None:
+        await self._query("INSERT INTO sessions (digest, user_name, role, csrf, expires)"
+                          " VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING",
+                          (digest, user, role, csrf, expires), durable=True)
+
+    async def delete_session(self, digest: str) -> None:
+        await self._query("DELETE FROM sessions WHERE digest = ?", (digest,))
+
+    async def load_sessions(self, now: float) -> list[tuple[str, str, str, str, float]]:
+        """Unexpired sessions (digest, user, role, csrf, expires); expired ones are deleted."""
+        await self._query("DELETE FROM sessions WHERE expires <= ?", (now,))
+        rows = await self._query("SELECT digest, user_name, role, csrf, expires FROM sessions")
+        return [(r[0], r[1], r[2], r[3], float(r[4])) for r in rows]
+
+    # --- reads ------------------------------------------------------------------------------------------
+    async def cursor(self) -> tuple[int, int]:
+        """(highest alert seq, highest ack seq): where a browser's catch-up starts."""
+        a = await self._query("SELECT COALESCE(MAX(seq), 0) FROM alerts")
+        k = await self._query("SELECT COALESCE(MAX(seq), 0) FROM acks")
+        return int(a[0][0]), int(k[0][0])
+
+    async def alert(self, table: str, alert_id: str) -> dict[str, Any] | None:
+        rows = await self._query(_ALERT_COLS + " WHERE a.table_id = ? AND a.alert_id = ?", (table, alert_id))
+        return _alert_row(rows[0]) if rows else None
+
+    async def alerts_after(self, seq: int, limit: int = 5000) -> list[dict[str, Any]]:
+        rows = await self._query(_ALERT_COLS + " WHERE a.seq > ? ORDER BY a.seq LIMIT ?", (seq, limit))
+        return [_alert_row(r) for r in rows]
+
+    async def acks_after(self, seq: int, limit: int = 5000) -> list[Ack]:
+        rows = await self._query("SELECT seq, table_id, alert_id, by_user, ruling, at, published FROM acks"
+                                 " WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit))
+        return [Ack(seq=r[0], table=r[1], alert_id=r[2], by=r[3], ruling=r[4], at=r[5], published=bool(r[6]))
+                for r in rows]
+
+    async def recent_alerts(self, limit: int) -> list[dict[str, Any]]:
+        """The newest `limit` alerts plus every still-open fault alert, oldest first."""
+        rows = await self._query(
+            _ALERT_COLS + " WHERE a.seq IN (SELECT seq FROM alerts ORDER BY seq DESC LIMIT ?)"
+            " OR (k.seq IS NULL AND a.severity IN (?, ?, ?, ?)) ORDER BY a.seq", (limit, *_FAULTS))
+        return [_alert_row(r) for r in rows]
+
+    async def history(self, f: Filters) -> list[dict[str, Any]]:
+        where: list[str] = ["1 = 1"]
+        params: list[Any] = []
+        for col, val in (("a.table_id", f.table), ("a.code", f.code), ("a.severity", f.severity)):
+            if val:
+                where.append(f"{col} = ?")
+                params.append(val)
+        if f.since is not None:
+            where.append("a.received >= ?")
+            params.append(f.since)
+        if f.until is not None:
+            where.append("a.received <= ?")
+            params.append(f.until)
+        if f.status == "open":
+            where.append("k.seq IS NULL")
+        elif f.status == "acked":
+            where.append("k.seq IS NOT NULL")
+        sql = _ALERT_COLS + " WHERE " + " AND ".join(where) + " ORDER BY a.seq DESC LIMIT ?"
+        rows = await self._query(sql, (*params, max(1, min(f.limit, 5000))))
+        return [_alert_row(r) for r in rows]
+
+    async def tables(self) -> list[dict[str, Any]]:
+        """Every table seen, with status, state and open fault alerts counted by severity."""
+        rows = await self._query("SELECT table_id, status, status_at, state, state_at FROM tables")
+        out: dict[str, dict[str, Any]] = {}
+        for tid, status, status_at, state, state_at in rows:
+            out[tid] = {"table": tid, "status": status, "status_at": status_at,
+                        "state": json.loads(state) if state else None, "state_at": state_at, "open": {}}
+        for (tid,) in await self._query("SELECT DISTINCT table_id FROM alerts"):
+            out.setdefault(tid, {"table": tid, "status": None, "status_at": None, "state": None,
+                                 "state_at": None, "open": {}})
+        counts = await self._query(
+            "SELECT a.table_id, a.severity, COUNT(*) FROM alerts a LEFT JOIN acks k"
+            " ON k.table_id = a.table_id AND k.alert_id = a.alert_id"
+            " WHERE k.seq IS NULL AND a.severity IN (?, ?, ?, ?)"
+            " GROUP BY a.table_id, a.severity", _FAULTS)
+        for tid, sev, n in counts:
+            out[tid]["open"][sev] = int(n)
+        return [out[k] for k in sorted(out)]
+
+    async def open_counts(self, table: str) -> dict[str, int]:
+        """Unacknowledged fault alerts of one table, by severity."""
+        rows = await self._query(
+            "SELECT a.severity, COUNT(*) FROM alerts a LEFT JOIN acks k ON k.table_id = a.table_id"
+            " AND k.alert_id = a.alert_id WHERE a.table_id = ? AND k.seq IS NULL"
+            " AND a.severity IN (?, ?, ?, ?)"
+            " GROUP BY a.severity", (table, *_FAULTS))
+        return {sev: int(n) for sev, n in rows}
+
+    async def stats(self, since: float | None = None) -> dict[str, Any]:
+        """Fault alerts per 100 hands, by dealer and by code (hands counted from `…/hands` summaries)."""
+        cond, params = ("WHERE received >= ?", (since,)) if since is not None else ("", ())
+        hands = await self._query(f"SELECT COALESCE(dealer, ''), COUNT(*) FROM hands {cond} GROUP BY 1",
+                                  params)
+        sev_cond = "severity IN (?, ?, ?, ?)" + (" AND received >= ?" if since is not None else "")
+        faults = await self._query(
+            f"SELECT COALESCE(dealer, ''), code, COUNT(*) FROM alerts WHERE {sev_cond} GROUP BY 1, 2",
+            (*_FAULTS, *params))
+        return build_stats({d: int(n) for d, n in hands}, [(d, c, int(n)) for d, c, n in faults])
+
+    async def counts(self) -> dict[str, int]:
+        out = {}
+        for name in ("alerts", "acks", "hands", "tables"):
+            out[name] = int((await self._query(f"SELECT COUNT(*) FROM {name}"))[0][0])
+        return out
+
+
+def build_stats(hands: Mapping[str, int], faults: Sequence[tuple[str, str, int]]) -> dict[str, Any]:
+    """Rates per 100 hands; a dealer without recorded hands gets rate None rather than a division by zero."""
+    total_hands = sum(hands.values())
+
+    def rate(n: int, h: int) -> float | None:
+        return round(100.0 * n / h, 2) if h else None
+
+    by_dealer: dict[str, dict[str, Any]] = {
+        d: {"dealer": d, "hands": h, "faults": 0, "codes": {}} for d, h in hands.items()}
+    by_code: dict[str, int] = {}
+    for dealer, code, n in faults:
+        d = by_dealer.setdefault(dealer, {"dealer": dealer, "hands": 0, "faults": 0, "codes": {}})
+        d["faults"] += n
+        d["codes"][code] = n
+        by_code[code] = by_code.get(code, 0) + n
+    for d in by_dealer.values():
+        d["per100"] = rate(d["faults"], d["hands"])
+        d["codes"] = {c: {"count": n, "per100": rate(n, d["hands"])} for c, n in sorted(d["codes"].items())}
+    codes = [{"code": c, "count": n, "per100": rate(n, total_hands)} for c, n in sorted(by_code.items())]
+    dealers = sorted(by_dealer.values(), key=lambda d: d["dealer"])
+    return {"hands": total_hands, "faults": sum(by_code.values()),
+            "per100": rate(sum(by_code.values()), total_hands), "by_code": codes, "by_dealer": dealers}
+
+
+def _int_or_none(v: Any) -> int | None:
+    return None if v is None else int(v)
+
+
+class SqliteStore(Store):
+    """SQLite in WAL mode; the blocking calls run in a worker thread, one at a time."""
+
+    serial = "INTEGER PRIMARY KEY AUTOINCREMENT"
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._db: sqlite3.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False, timeout=10)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across a crash of the service
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open SQLite store {self._path}: {exc}") from None
+        self._db = db
+        await self._create_schema()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            async with self._lock:
+                self._db.close()
+            self._db = None
+
+    async def _script(self, sql: str) -> None:
+        db = self._require()
+        async with self._lock:
+            await asyncio.to_thread(db.executescript, sql)
+
+    async def _query(self, sql: str, params: Sequence[Any] = (), *, durable: bool = False
+                     ) -> list[tuple[Any, ...]]:
+        db = self._require()
+
+        def run() -> list[tuple[Any, ...]]:
+            if not durable:
+                return db.execute(sql, tuple(params)).fetchall()
+            db.execute("PRAGMA synchronous=FULL")  # a ruling is synced to disk before it is confirmed
+            try:
+                return db.execute(sql, tuple(params)).fetchall()
+            finally:
+                db.execute("PRAGMA synchronous=NORMAL")
+
+        async with self._lock:
+            try:
+                return await asyncio.to_thread(run)
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"SQLite store {self._path}: {exc}") from None
+
+    def _require(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError("store is not open")
+        return self._db
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg 3 (async); one connection, re-opened once if the server dropped it."""
+
+    serial = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+
+    def __init__(self, dsn: str, schema: str | None) -> None:
+        self._dsn = dsn
+        self._schema = schema
+        self._conn: Any = None
+        self._lock = asyncio.Lock()
+
+    async def _connect(self) -> Any:
+        import psycopg  # optional dependency: only needed when a DSN is configured
+
+        try:
+            conn = await psycopg.AsyncConnection.connect(self._dsn, autocommit=True, connect_timeout=10)
+            if self._schema:
+                await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"')
+                await conn.execute(f'SET search_path TO "{self._schema}"')
+            # Alerts, states and hands commit without waiting for the WAL flush (a server crash can lose
+            # the last fraction of a second; the floor service crashing loses nothing): one flush per
+            # alert caps a loaded server at a few hundred alerts a second. Rulings wait (durable=True).
+            await conn.execute("SET synchronous_commit TO off")
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to PostgreSQL: {str(exc).strip().splitlines()[0]}") from None
+        return conn
+
+    async def open(self) -> None:
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise StoreError("store.dsn is set but psycopg is not installed "
+                             "(pip install 'psycopg[binary]')") from None
+        self._conn = await self._connect()
+        await self._create_schema()
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+    async def _script(self, sql: str) -> None:
+        async with self._lock:
+            for stmt in (s.strip() for s in sql.split(";")):
+                if stmt:
+                    await self._conn.execute(stmt)
+
+    async def _query(self, sql: str, params: Sequence[Any] = (), *, durable: bool = False
+                     ) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        pg_sql = sql.replace("?", "%s")
+        async with self._lock:
+            for attempt in (1, 2):
+                try:
+                    if self._conn is None or self._conn.closed:
+                        self._conn = await self._connect()
+                    if durable:
+                        async with self._conn.transaction():
+                            await self._conn.execute("SET LOCAL synchronous_commit TO on")
+                            cur = await self._conn.execute(pg_sql, tuple(params))
+                            return list(await cur.fetchall()) if cur.description else []
+                    cur = await self._conn.execute(pg_sql, tuple(params))
+                    return list(await cur.fetchall()) if cur.description else []
+                except psycopg.OperationalError as exc:
+                    self._conn = None
+                    if attempt == 2:
+                        raise StoreError(f"PostgreSQL: {str(exc).strip().splitlines()[0]}") from None
+        raise AssertionError("unreachable")
+
+
+def open_store(cfg: StoreConfig) -> Store:
+    """PostgreSQL when a DSN is configured, else the SQLite file."""
+    if cfg.dsn:
+        return PostgresStore(cfg.dsn, cfg.schema_name)
+    return SqliteStore(cfg.sqlite)

@@ -1,0 +1,1 @@
+"""HTML templates of the floor page (a package so that setuptools ships them with the wheel)."""

@@ -1,0 +1,420 @@
+"""The floor's web side (aiohttp): login, the page, JSON API, live event stream (SSE), acknowledgements."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import html
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from controller.floor.auth import Session, Sessions, check_login, csrf_ok
+from controller.floor.config import FloorConfig
+from controller.floor.hub import Hub
+from controller.floor.ingest import Ingest
+from controller.floor.rules import catalogue_json, rule_info
+from controller.floor.store import Filters, Store
+
+log = logging.getLogger("cardtable.floor")
+
+STATIC = Path(__file__).parent / "static"
+TEMPLATES = Path(__file__).parent / "templates"
+COOKIE = "cardtable_floor"
+PING_SECONDS = 15.0
+MAX_RULING = 500
+CATCH_UP_BATCH = 500
+_CURSOR = re.compile(r"^(\d{1,18})\.(\d{1,18})$")
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Floor:
+    """Everything a request handler needs; built by the composition root (controller.floor.app)."""
+
+    def __init__(self, *, cfg: FloorConfig, store: Store, hub: Hub, ingest: Ingest,
+                 acks_pending: Callable[[], None], link_stats: Callable[[], dict[str, Any]],
+                 clock: Callable[[], float] = time.time) -> None:
+        self.cfg = cfg
+        self.store = store
+        self.hub = hub
+        self.ingest = ingest
+        self.acks_pending = acks_pending
+        self.link_stats = link_stats
+        self.clock = clock
+        self.sessions = Sessions(ttl=cfg.web.session_hours * 3600, clock=clock)
+        self.users = {name: (u.hash, u.role) for name, u in cfg.users.items()}
+        self.failed_logins: dict[str, list[float]] = {}
+
+    def grant(self, user: str) -> str:
+        """What a stored session must still match: the role and a fingerprint of the password hash."""
+        pw_hash, role = self.users.get(user, ("", ""))
+        return f"{role}:{hashlib.sha256(pw_hash.encode()).hexdigest()[:16]}" if role else ""
+
+    async def restore_sessions(self) -> int:
+        """Logins survive a restart of the service, unless the user left the config, changed role or got
+        a new password."""
+        n = 0
+        for key, user, grant, csrf, expires in await self.store.load_sessions(self.clock()):
+            if grant and self.grant(user) == grant:
+                role = grant.split(":", 1)[0]
+                self.sessions.restore(key, user=user, role=role, csrf=csrf, expires=expires)
+                n += 1
+            else:
+                await self.store.delete_session(key)
+        return n
+
+
+FLOOR_KEY = web.AppKey("floor", Floor)
+
+
+# --- helpers -----------------------------------------------------------------------------------------------
+def _floor(request: web.Request) -> Floor:
+    return request.app[FLOOR_KEY]
+
+
+def _session(request: web.Request) -> Session | None:
+    return _floor(request).sessions.get(request.cookies.get(COOKIE))
+
+
+def _set_cookie(resp: web.StreamResponse, request: web.Request, session: Session) -> None:
+    f = _floor(request)
+    resp.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", secure=f.cfg.web.secure_cookies,
+                    path="/", max_age=int(session.expires - f.clock()))
+
+
+def _json_error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+def _page(name: str, **values: str) -> str:
+    """A template with {{name}} placeholders filled in, HTML-escaped."""
+    text = (TEMPLATES / name).read_text(encoding="utf-8")
+    for key, val in values.items():
+        text = text.replace("{{" + key + "}}", html.escape(val, quote=True))
+    return text
+
+
+def _api_user(request: web.Request) -> Session:
+    s = _session(request)
+    if s is None or s.user is None:
+        raise _HTTPJson(401, "login required")
+    return s
+
+
+class _HTTPJson(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@web.middleware
+async def _middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        resp = await handler(request)
+    except _HTTPJson as exc:
+        resp = _json_error(exc.status, exc.message)
+    resp.headers.setdefault("Content-Security-Policy", _CSP)
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("Referrer-Policy", "no-referrer")
+    resp.headers.setdefault("X-Frame-Options", "DENY")
+    if not request.path.startswith("/static/"):
+        resp.headers.setdefault("Cache-Control", "no-store")
+    return resp
+
+
+# --- login / logout / page ---------------------------------------------------------------------------------
+def _login_page(request: web.Request, session: Session, message: str, status: int) -> web.Response:
+    body = _page("login.html", csrf=session.csrf, message=message)
+    resp = web.Response(text=body, content_type="text/html", status=status)
+    _set_cookie(resp, request, session)
+    return resp
+
+
+async def login_form(request: web.Request) -> web.StreamResponse:
+    s = _session(request)
+    if s is not None and s.user is not None:
+        raise web.HTTPSeeOther("/")
+    return _login_page(request, s or _floor(request).sessions.anonymous(), "", 200)
+
+
+def _throttled(f: Floor, user: str) -> bool:
+    """At most 5 failed logins per user name per minute: enough for typos, too few for guessing."""
+    now = f.clock()
+    if len(f.failed_logins) > 1000:  # names sprayed by a guesser must not grow this without bound
+        f.failed_logins = {u: ts for u, ts in f.failed_logins.items() if ts and now - ts[-1] < 60}
+    recent = [t for t in f.failed_logins.get(user, []) if now - t < 60]
+    f.failed_logins[user] = recent
+    return len(recent) >= 5
+
+
+async def login_submit(request: web.Request) -> web.StreamResponse:
+    f = _floor(request)
+    form = await request.post()
+    s = _session(request)
+    if s is None or not csrf_ok(s, str(form.get("csrf", ""))):
+        return _login_page(request, f.sessions.anonymous(), "The form expired; please try again.", 403)
+    user, password = str(form.get("user", "")).strip(), str(form.get("password", ""))
+    if _throttled(f, user):
+        return _login_page(request, s, "Too many failed attempts; wait a minute.", 429)
+    role = await asyncio.to_thread(check_login, f.users, user, password)  # scrypt is slow on purpose
+    if role is None:
+        f.failed_logins.setdefault(user, []).append(f.clock())
+        log.warning("floor: failed login for %r from %s", user[:64], request.remote)
+        return _login_page(request, s, "Wrong user name or password.", 401)
+    new = f.sessions.login(user, role, s.token)
+    await f.store.save_session(new.key, user=user, role=f.grant(user), csrf=new.csrf, expires=new.expires)
+    log.info("floor: %s logged in (%s)", user, role)
+    resp = web.HTTPSeeOther("/")
+    _set_cookie(resp, request, new)
+    raise resp
+
+
+async def logout(request: web.Request) -> web.StreamResponse:
+    s = _session(request)
+    form = await request.post()
+    if s is None or not csrf_ok(s, str(form.get("csrf", ""))):
+        return _json_error(403, "bad or missing CSRF token")
+    _floor(request).sessions.logout(s.token)
+    await _floor(request).store.delete_session(s.key)
+    _floor(request).hub.close_owner(s.key)  # its open streams end with it
+    resp = web.HTTPSeeOther("/login")
+    resp.del_cookie(COOKIE, path="/")
+    raise resp
+
+
+async def index(request: web.Request) -> web.StreamResponse:
+    s = _session(request)
+    if s is None or s.user is None:
+        raise web.HTTPSeeOther("/login")
+    body = _page("index.html", csrf=s.csrf, user=s.user, role=s.role or "")
+    return web.Response(text=body, content_type="text/html")
+
+
+# --- JSON API ----------------------------------------------------------------------------------------------
+async def api_me(request: web.Request) -> web.StreamResponse:
+    s = _api_user(request)
+    return web.json_response({"user": s.user, "role": s.role, "can_ack": s.can_ack})
+
+
+async def api_tables(request: web.Request) -> web.StreamResponse:
+    _api_user(request)
+    return web.json_response(await _floor(request).ingest.tables())
+
+
+def _time_param(raw: str | None, name: str) -> float | None:
+    if not raw:
+        return None
+    try:
+        return float(raw)
+    except ValueError:
+        pass
+    try:
+        return datetime.fromisoformat(raw).timestamp()
+    except ValueError:
+        raise _HTTPJson(400, f"{name}: not a time (epoch seconds or ISO 8601)") from None
+
+
+async def api_alerts(request: web.Request) -> web.StreamResponse:
+    _api_user(request)
+    q = request.query
+    status = q.get("status") or None
+    if status not in (None, "open", "acked"):
+        raise _HTTPJson(400, "status: must be open or acked")
+    try:
+        limit = int(q.get("limit", "200"))
+    except ValueError:
+        raise _HTTPJson(400, "limit: not a number") from None
+    f = Filters(table=q.get("table") or None, code=q.get("code") or None, severity=q.get("severity") or None,
+                since=_time_param(q.get("since"), "since"), until=_time_param(q.get("until"), "until"),
+                status=status, limit=limit)
+    return web.json_response(await _floor(request).store.history(f))
+
+
+async def api_table(request: web.Request) -> web.StreamResponse:
+    _api_user(request)
+    f = _floor(request)
+    table = request.match_info["table"]
+    row = next((t for t in await f.ingest.tables() if t["table"] == table), None)
+    if row is None:
+        raise _HTTPJson(404, f"no table {table!r}")
+    row["dealer"] = f.ingest.dealer(table)
+    row["alerts"] = await f.store.history(Filters(table=table, limit=50))
+    return web.json_response(row)
+
+
+async def api_alert(request: web.Request) -> web.StreamResponse:
+    _api_user(request)
+    a = await _floor(request).store.alert(request.match_info["table"], request.match_info["id"])
+    if a is None:
+        raise _HTTPJson(404, "no such alert")
+    a["rule_info"] = rule_info(str(a.get("code")))
+    return web.json_response(a)
+
+
+async def api_stats(request: web.Request) -> web.StreamResponse:
+    _api_user(request)
+    since = _time_param(request.query.get("since"), "since")
+    return web.json_response(await _floor(request).store.stats(since))
+
+
+async def api_catalogue(request: web.Request) -> web.StreamResponse:
+    _api_user(request)
+    return web.json_response(catalogue_json())
+
+
+async def api_health(request: web.Request) -> web.StreamResponse:
+    _api_user(request)
+    f = _floor(request)
+    return web.json_response({"broker": f.link_stats(), "ingest": f.ingest.counts, "hub": f.hub.statistics(),
+                              "store": await f.store.counts(), "sessions": len(f.sessions)})
+
+
+async def api_ack(request: web.Request) -> web.StreamResponse:
+    s = _api_user(request)
+    if not csrf_ok(s, request.headers.get("X-CSRF-Token")):
+        raise _HTTPJson(403, "bad or missing CSRF token")
+    if not s.can_ack:
+        raise _HTTPJson(403, "this account is read-only")
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise _HTTPJson(400, "body must be JSON") from None
+    if not isinstance(body, dict):
+        raise _HTTPJson(400, "body must be a JSON object")
+    table, alert_id = str(body.get("table") or ""), str(body.get("id") or "")
+    ruling = str(body.get("ruling") or "").strip()
+    if not table or not alert_id:
+        raise _HTTPJson(400, "table and id are required")
+    if not ruling or len(ruling) > MAX_RULING:
+        raise _HTTPJson(400, f"ruling: 1 to {MAX_RULING} characters")
+    f = _floor(request)
+    ack = await f.store.add_ack(table=table, alert_id=alert_id, by=str(s.user), ruling=ruling, at=f.clock())
+    known = await f.store.alert(table, alert_id)
+    if ack is None:
+        raise _HTTPJson(404 if known is None else 409,
+                        "no such alert" if known is None else "already acknowledged")
+    f.acks_pending()
+    f.hub.publish({"type": "ack", "ack": ack.to_json()})
+    f.ingest.acked(table, str(known["severity"]) if known else "")
+    log.info("floor: %s acknowledged %s/%s", s.user, table, alert_id)
+    return web.json_response(ack.to_json())
+
+
+# --- live stream -------------------------------------------------------------------------------------------
+class _Stream:
+    """One browser's SSE stream; `cursor` = (alert seq, ack seq) already delivered, sent as the event id."""
+
+    def __init__(self, resp: web.StreamResponse, cursor: tuple[int, int]) -> None:
+        self.resp = resp
+        self.a, self.k = cursor
+
+    async def send(self, kind: str, data: Any) -> None:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        await self.resp.write(f"event: {kind}\nid: {self.a}.{self.k}\ndata: {text}\n\n".encode())
+
+    async def alert(self, seq: int, alert: dict[str, Any]) -> None:
+        if seq > self.a:
+            self.a = seq
+            await self.send("alert", alert)
+
+    async def ack(self, ack: dict[str, Any]) -> None:
+        if int(ack["seq"]) > self.k:
+            self.k = int(ack["seq"])
+            await self.send("ack", ack)
+
+
+async def _catch_up(f: Floor, st: _Stream, since: tuple[int, int] | None) -> None:
+    if since is None:  # a fresh page: recent alerts, every open one, and all tables
+        st.a, st.k = await f.store.cursor()
+        await st.send("snapshot", {"tables": await f.ingest.tables(),
+                                   "alerts": await f.store.recent_alerts(f.cfg.web.feed_size),
+                                   "broker": f.link_stats()["connected"]})
+        return
+    while batch := await f.store.alerts_after(st.a, CATCH_UP_BATCH):  # however long the page was away
+        for a in batch:
+            await st.alert(int(a["floor"]["seq"]), a)
+    while acks := await f.store.acks_after(st.k, CATCH_UP_BATCH):
+        for k in acks:
+            await st.ack(k.to_json())
+    await st.send("tables", {"tables": await f.ingest.tables(), "broker": f.link_stats()["connected"]})
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    session = _api_user(request)
+    f = _floor(request)
+    raw = request.headers.get("Last-Event-ID") or request.query.get("since") or ""
+    m = _CURSOR.match(raw)
+    since = (int(m[1]), int(m[2])) if m else None
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+    resp.headers["Cache-Control"] = "no-store"
+    await resp.prepare(request)
+    sub = f.hub.subscribe(owner=session.key)  # before the catch-up query: nothing falls between the two
+    st = _Stream(resp, since or (0, 0))
+    try:
+        await resp.write(b"retry: 1000\n\n")
+        await _catch_up(f, st, since)
+        while True:
+            try:
+                ev = await asyncio.wait_for(sub.queue.get(), PING_SECONDS)
+            except TimeoutError:
+                if f.sessions.get(session.token) is None:
+                    break  # the login expired: the page's reconnect gets 401 and goes to the login form
+                await resp.write(b": ping\n\n")  # lets both ends notice a dead connection
+                continue
+            if ev is None:
+                break
+            await _forward(st, ev)
+    except ConnectionResetError:
+        pass  # the browser went away; it resumes from its last event id
+    finally:
+        f.hub.unsubscribe(sub)
+    return resp
+
+
+async def _forward(st: _Stream, ev: dict[str, Any]) -> None:
+    kind = ev["type"]
+    if kind == "alert":
+        await st.alert(int(ev["seq"]), ev["alert"])
+    elif kind == "ack":
+        await st.ack(ev["ack"])
+    else:
+        await st.send(kind, {k: v for k, v in ev.items() if k != "type"})
+
+
+# --- app ---------------------------------------------------------------------------------------------------
+def build_app(floor: Floor) -> web.Application:
+    app = web.Application(middlewares=[_middleware], client_max_size=64 * 1024)
+    app[FLOOR_KEY] = floor
+    app.router.add_get("/login", login_form)
+    app.router.add_post("/login", login_submit)
+    app.router.add_post("/logout", logout)
+    app.router.add_get("/", index)
+    app.router.add_get("/api/me", api_me)
+    app.router.add_get("/api/tables", api_tables)
+    app.router.add_get("/api/tables/{table}", api_table)
+    app.router.add_get("/api/alerts", api_alerts)
+    app.router.add_get("/api/alerts/{table}/{id}", api_alert)
+    app.router.add_post("/api/ack", api_ack)
+    app.router.add_get("/api/stats", api_stats)
+    app.router.add_get("/api/catalogue", api_catalogue)
+    app.router.add_get("/api/health", api_health)
+    app.router.add_get("/api/events", events)
+    app.router.add_static("/static/", STATIC, show_index=False)
+
+    async def _close_streams(_app: web.Application) -> None:
+        floor.hub.close()
+
+    app.on_shutdown.append(_close_streams)
+    return app
+

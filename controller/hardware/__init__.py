@@ -1,0 +1,1 @@
+"""Adapters between devices and the rules core; every device sits behind a small interface with a fake."""

@@ -1,0 +1,404 @@
+"""Poker Hand History (PHH/PHHS) reading: TOML in, integer-chip hands and a step-by-step replay out.
+
+A .phh file is TOML; a .phhs file is TOML whose tables [1], [2], … are hands. Amounts may be decimals
+(cash games in dollars): every amount of a file is scaled by one power of ten so all become integers.
+Only no-limit Texas hold'em (variant "NT") can be played through; other variants are rejected by name.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+from controller.core.cards import FULL_DECK, is_card
+from controller.core.record import ActionRecord, BetStreet, HandRecord, RecordedAction
+
+VARIANT_NAMES = {
+    "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em", "PO": "pot-limit Omaha",
+    "FO/8": "fixed-limit Omaha hi-lo", "F7S": "fixed-limit seven-card stud", "F7S/8": "seven-card stud hi-lo",
+    "FR": "fixed-limit razz", "NS": "no-limit short-deck hold'em", "N2L1D": "no-limit 2-7 single draw",
+    "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
+}
+STREETS: tuple[BetStreet, ...] = ("preflop", "flop", "turn", "river")
+_AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings")
+
+
+class PhhError(ValueError):
+    """A PHH file that cannot be read or played (one line, names the hand and the problem)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhhHand:
+    """One hand with amounts in integer units (`scale` units per unit of the file)."""
+
+    key: str  # the [n] table name of a .phhs file, "1" for a .phh file
+    variant: str
+    antes: list[int]
+    blinds: list[int]  # signed as in the file (a negative entry: a post that does not open like a blind)
+    min_bet: int
+    starting_stacks: list[int]
+    actions: list[str]
+    scale: int
+    players: list[str] | None = None
+    seats: list[int] | None = None
+    finishing_stacks: list[int] | None = None
+    winnings: list[int] | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.starting_stacks)
+
+    def seat_numbers(self) -> list[int]:
+        """Table seat of p1…pN: the file's `seats`, else 1…N."""
+        return list(self.seats) if self.seats else list(range(1, self.n + 1))
+
+    def ante_of(self, i: int) -> int:
+        """Ante owed by player index i (heads-up lists are in blind order, as PokerKit reads them)."""
+        j = (1 - i) if self.n == 2 else i
+        return self.antes[j] if j < len(self.antes) else 0
+
+    def blind_of(self, i: int) -> int:
+        j = (1 - i) if self.n == 2 else i
+        return abs(self.blinds[j]) if j < len(self.blinds) else 0
+
+
+def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
+    """Every hand of a .phh or .phhs text, in file order."""
+    try:
+        data = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise PhhError(f"{name}: not PHH/TOML ({exc})") from None
+    if "actions" in data or "variant" in data:
+        raws = [("1", data)]
+    else:
+        raws = [(k, v) for k, v in data.items() if isinstance(v, dict)]
+        if not raws:
+            raise PhhError(f"{name}: no hands found (expected PHH fields or [1], [2] … tables)")
+    scale = _scale(raws)
+    return [_hand(key, raw, scale, name) for key, raw in raws]
+
+
+def _decimals(v: Any) -> Iterator[Decimal]:
+    if isinstance(v, list):
+        for x in v:
+            yield from _decimals(x)
+    elif isinstance(v, Decimal | int) and not isinstance(v, bool):
+        yield Decimal(v)
+
+
+def _scale(raws: list[tuple[str, dict[str, Any]]]) -> int:
+    """The power of ten that makes every amount of the file an integer."""
+    places = 0
+    for _, raw in raws:
+        values = [d for f in (*_AMOUNT_FIELDS, "min_bet") for d in _decimals(raw.get(f))]
+        for a in raw.get("actions", []):
+            words = str(a).split("#")[0].split()
+            if len(words) == 3 and words[1] == "cbr":
+                try:
+                    values.append(Decimal(words[2]))
+                except InvalidOperation:
+                    continue
+        for d in values:
+            exp = d.normalize().as_tuple().exponent
+            if isinstance(exp, int) and exp < 0:
+                places = max(places, -exp)
+    return int(10**places)
+
+
+def _ints(v: Any, scale: int, what: str) -> list[int]:
+    if not isinstance(v, list):
+        raise PhhError(f"{what} must be a list of amounts")
+    return [_int(x, scale, what) for x in v]
+
+
+def _int(x: Any, scale: int, what: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, Decimal | int):
+        raise PhhError(f"{what}: {x!r} is not an amount")
+    value = Decimal(x) * scale
+    if value != value.to_integral_value():
+        raise PhhError(f"{what}: {x} is not a whole number of units")
+    return int(value)
+
+
+def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
+    where = f"{name} hand {key}"
+    try:
+        variant = str(raw["variant"])
+        stacks = _ints(raw["starting_stacks"], scale, "starting_stacks")
+        actions = [_scaled_action(str(a), scale) for a in raw["actions"]]
+    except KeyError as exc:
+        raise PhhError(f"{where}: missing field {exc.args[0]!r}") from None
+    except PhhError as exc:
+        raise PhhError(f"{where}: {exc}") from None
+    try:
+        return PhhHand(
+            key=key, variant=variant, scale=scale, starting_stacks=stacks, actions=actions,
+            antes=_ints(raw.get("antes", [0] * len(stacks)), scale, "antes"),
+            blinds=_ints(raw.get("blinds_or_straddles", [0] * len(stacks)), scale, "blinds_or_straddles"),
+            min_bet=_int(raw.get("min_bet", 0), scale, "min_bet"),
+            players=[str(p) for p in raw["players"]] if "players" in raw else None,
+            seats=[int(s) for s in raw["seats"]] if "seats" in raw else None,
+            finishing_stacks=(_ints(raw["finishing_stacks"], scale, "finishing_stacks")
+                              if "finishing_stacks" in raw else None),
+            winnings=_ints(raw["winnings"], scale, "winnings") if "winnings" in raw else None,
+            fields=raw,
+        )
+    except PhhError as exc:
+        raise PhhError(f"{where}: {exc}") from None
+
+
+def _scaled_action(action: str, scale: int) -> str:
+    """The action with a `cbr` amount in integer units."""
+    body, sep, comment = action.partition("#")
+    words = body.split()
+    if len(words) == 3 and words[1] == "cbr":
+        try:
+            words[2] = str(_int(Decimal(words[2]), scale, "cbr"))
+        except InvalidOperation:
+            raise PhhError(f"action {action!r}: bad amount") from None
+        return " ".join(words) + (f" #{comment}" if sep else "")
+    return action
+
+
+def require_holdem(hand: PhhHand, name: str = "input") -> None:
+    if hand.variant != "NT":
+        title = VARIANT_NAMES.get(hand.variant, "an unknown variant")
+        raise PhhError(f"{name} hand {hand.key}: variant {hand.variant!r} ({title}) is not no-limit Texas "
+                       f"hold'em; only NT hands can be played")
+
+
+# --- concrete cards -------------------------------------------------------------------------------------
+def _cards(text: str) -> list[str]:
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def concretize(hand: PhhHand, seed: str = "") -> tuple[PhhHand, list[str]]:
+    """The hand with every `??` replaced by a card not otherwise in it, and three spare burn cards.
+
+    Choices are deterministic for the hand (seeded by its key), so an import is reproducible.
+    """
+    known: set[str] = set()
+    shown_later: dict[str, list[str]] = {}  # a hand dealt as ???? but shown at the end: the shown cards
+    for a in hand.actions:
+        words = a.split("#")[0].split()
+        for w in words[2:]:
+            known.update(c for c in _cards(w) if is_card(c))
+        if len(words) == 3 and words[1] == "sm":
+            shown_later[words[0]] = [c for c in _cards(words[2]) if is_card(c)]
+    pool = [c for c in FULL_DECK if c not in known]
+    random.Random(f"{seed}/{hand.key}").shuffle(pool)
+    hole_of: dict[str, list[str]] = {}
+    out: list[str] = []
+    for a in hand.actions:
+        body, sep, comment = a.partition("#")
+        words = body.split()
+        if len(words) == 4 and words[:2] == ["d", "dh"]:
+            dealt = _cards(words[3])
+            later = [c for c in shown_later.get(words[2], []) if c not in dealt]
+            cards = [c if c != "??" else (later.pop(0) if later else pool.pop()) for c in dealt]
+            hole_of[words[2]] = cards
+            words[3] = "".join(cards)
+        elif len(words) == 3 and words[1] == "sm" and "?" in words[2]:
+            words[2] = "".join(hole_of.get(words[0], [])) or words[2]
+        elif len(words) == 3 and words[:2] == ["d", "db"] and "?" in words[2]:
+            words[2] = "".join(c if c != "??" else pool.pop() for c in _cards(words[2]))
+        out.append(" ".join(words) + (f" #{comment}" if sep else ""))
+    burns = [pool.pop() for _ in range(3)]
+    fields = dict(hand.fields)
+    fields["actions"] = out
+    return PhhHand(**{**_plain(hand), "actions": out, "fields": fields}), burns
+
+
+def _plain(hand: PhhHand) -> dict[str, Any]:
+    return {k: getattr(hand, k) for k in ("key", "variant", "antes", "blinds", "min_bet", "starting_stacks",
+                                           "actions", "scale", "players", "seats", "finishing_stacks",
+                                           "winnings", "fields")}
+
+
+# --- playing a hand through ----------------------------------------------------------------------------
+StepKind = Literal["post", "hole", "board", "act", "show", "muck"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Step:
+    """One thing that happens at the table, in order. `player` is the 0-based PHH index."""
+
+    kind: StepKind
+    player: int | None = None
+    cards: tuple[str, ...] = ()
+    action: RecordedAction | None = None
+    total: int = 0  # the player's commitment this street after the step
+    added: int = 0
+    idle: bool = False  # a check nobody else could answer: every other live player is all-in
+
+
+@dataclass
+class Play:
+    """A no-limit hold'em hand from PHH actions: what each step means in chips."""
+
+    hand: PhhHand
+    steps: list[Step] = field(default_factory=list)
+    stacks: list[int] = field(default_factory=list)
+    street_bets: list[int] = field(default_factory=list)
+    committed: list[int] = field(default_factory=list)
+    folded: set[int] = field(default_factory=set)
+    all_in_order: list[int] = field(default_factory=list)
+    hole: dict[int, list[str]] = field(default_factory=dict)
+    board: list[str] = field(default_factory=list)
+    shown: dict[int, list[str]] = field(default_factory=dict)
+    mucked: set[int] = field(default_factory=set)
+    street: int = 0
+    aggressor: dict[str, int | None] = field(default_factory=dict)
+    records: list[ActionRecord] = field(default_factory=list)
+
+    @classmethod
+    def run(cls, hand: PhhHand, name: str = "input") -> Play:
+        require_holdem(hand, name)
+        p = cls(hand=hand, stacks=list(hand.starting_stacks), street_bets=[0] * hand.n,
+                committed=[0] * hand.n)
+        p._post()
+        for i, a in enumerate(hand.actions):
+            try:
+                p._apply(a.split("#")[0].split())
+            except PhhError as exc:
+                raise PhhError(f"{name} hand {hand.key} action {i + 1} {a!r}: {exc}") from None
+        return p
+
+    def _put(self, i: int, amount: int) -> int:
+        amount = min(amount, self.stacks[i])
+        self.stacks[i] -= amount
+        self.committed[i] += amount
+        if self.stacks[i] == 0 and i not in self.all_in_order:
+            self.all_in_order.append(i)
+        return amount
+
+    def _post(self) -> None:
+        h = self.hand
+        for i in range(h.n):
+            if h.ante_of(i):
+                added = self._put(i, h.ante_of(i))
+                self.steps.append(Step(kind="post", player=i, action="post_ante", total=0, added=added))
+                self._record(i, "post_ante", 0, added)
+        bb_amount = max((h.blind_of(i) for i in range(h.n)), default=0)
+        for i in range(h.n):
+            if h.blind_of(i):
+                added = self._put(i, h.blind_of(i))
+                self.street_bets[i] += added
+                kind: RecordedAction = "post_sb" if h.blind_of(i) < bb_amount else "post_bb"
+                self.steps.append(Step(kind="post", player=i, action=kind, total=self.street_bets[i],
+                                       added=added))
+                self._record(i, kind, self.street_bets[i], added)
+
+    def _record(self, i: int, action: RecordedAction, total: int, added: int) -> None:
+        seat = self.hand.seat_numbers()[i]
+        self.records.append(ActionRecord(t=0.0, street=STREETS[self.street], seat=seat, action=action,
+                                         total=total, added=added))
+
+    def _player(self, word: str) -> int:
+        if not word.startswith("p") or not word[1:].isdigit() or not 1 <= int(word[1:]) <= self.hand.n:
+            raise PhhError(f"unknown player {word!r}")
+        return int(word[1:]) - 1
+
+    def _apply(self, w: list[str]) -> None:
+        if not w:
+            return
+        if w[0] == "d":
+            self._deal(w)
+            return
+        i = self._player(w[0])
+        verb = w[1] if len(w) > 1 else ""
+        if verb == "f":
+            self.folded.add(i)
+            self._act(i, "fold", self.street_bets[i], 0)
+        elif verb == "cc":
+            target = min(max(self.street_bets), self.street_bets[i] + self.stacks[i])
+            added = self._put(i, target - self.street_bets[i])
+            self.street_bets[i] = target
+            action: RecordedAction = "check" if added == 0 else "call"
+            self._act(i, "allin" if added and self.stacks[i] == 0 else action, target, added)
+        elif verb == "cbr" and len(w) == 3:
+            self._raise(i, w[2])
+        elif verb == "sm":
+            self._show(i, w[2] if len(w) > 2 else "")
+        elif verb == "sd":
+            raise PhhError("drawing is not part of hold'em")
+        else:
+            raise PhhError("not a no-limit hold'em action")
+
+    def _raise(self, i: int, amount_text: str) -> None:
+        if not amount_text.isdigit():
+            raise PhhError(f"bad amount {amount_text!r}")
+        target = int(amount_text)
+        if target > self.street_bets[i] + self.stacks[i] or target <= self.street_bets[i]:
+            raise PhhError(f"cannot bet to {amount_text} with {self.stacks[i]} units behind")
+        facing = max(self.street_bets) > 0
+        added = self._put(i, target - self.street_bets[i])
+        self.street_bets[i] = target
+        self.aggressor[STREETS[self.street]] = self.hand.seat_numbers()[i]
+        action: RecordedAction = "allin" if self.stacks[i] == 0 else ("raise" if facing else "bet")
+        self._act(i, action, target, added)
+
+    def _act(self, i: int, action: RecordedAction, total: int, added: int) -> None:
+        others = [j for j in range(self.hand.n) if j != i and j not in self.folded]
+        idle = action == "check" and all(self.stacks[j] == 0 for j in others)
+        self.steps.append(Step(kind="act", player=i, action=action, total=total, added=added, idle=idle))
+        self._record(i, action, total, added)
+
+    def _deal(self, w: list[str]) -> None:
+        if len(w) == 4 and w[1] == "dh":
+            i = self._player(w[2])
+            self.hole[i] = _cards(w[3])
+            self.steps.append(Step(kind="hole", player=i, cards=tuple(self.hole[i])))
+        elif len(w) == 3 and w[1] == "db":
+            if self.street >= 3:
+                raise PhhError("more than three board deals")
+            self.street += 1
+            self.street_bets = [0] * self.hand.n
+            cards = _cards(w[2])
+            self.board += cards
+            self.steps.append(Step(kind="board", cards=tuple(cards)))
+        else:
+            raise PhhError("not a hold'em deal")
+
+    def _show(self, i: int, cards: str) -> None:
+        if cards in ("", "-"):
+            if cards == "-":  # shown, cards not written: they are the hole cards
+                self.shown[i] = list(self.hole.get(i, []))
+                self.steps.append(Step(kind="show", player=i, cards=tuple(self.shown[i])))
+            else:
+                self.mucked.add(i)
+                self.steps.append(Step(kind="muck", player=i, cards=tuple(self.hole.get(i, []))))
+            return
+        self.shown[i] = _cards(cards)
+        self.steps.append(Step(kind="show", player=i, cards=tuple(self.shown[i])))
+
+    # --- the record the engine would have built ---------------------------------------------------------
+    def to_record(self, *, table: str = "t1", number: int = 1, burns: list[str] | None = None) -> HandRecord:
+        h = self.hand
+        seats = h.seat_numbers()
+        blinds = [(i, h.blind_of(i)) for i in range(h.n) if h.blind_of(i)]
+        bb_i = max(blinds, key=lambda x: x[1])[0] if blinds else None
+        sb_i = min(blinds, key=lambda x: x[1])[0] if len(blinds) > 1 else None
+        live = [i for i in range(h.n) if i not in self.folded]
+        rec = HandRecord(
+            table=table, hand=number, t_start=0.0, button=seats[-1],
+            sb_seat=seats[sb_i] if sb_i is not None else None,
+            bb_seat=seats[bb_i] if bb_i is not None else None,
+            sb=h.blind_of(sb_i) if sb_i is not None else 0, bb=h.blind_of(bb_i) if bb_i is not None else 0,
+            ante=max(h.antes, default=0), chip=1, dealt_in=tuple(seats),
+            players={seats[i]: (h.players[i] if h.players else None) for i in range(h.n)},
+            starting_stacks={seats[i]: h.starting_stacks[i] for i in range(h.n)},
+            hole={seats[i]: list(c) for i, c in self.hole.items()}, board=list(self.board),
+            burns=list(burns or []), actions=list(self.records),
+            committed={seats[i]: self.committed[i] for i in range(h.n)},
+            folded={seats[i] for i in self.folded}, all_in_order=[seats[i] for i in self.all_in_order],
+            shown={seats[i]: list(c) for i, c in self.shown.items()},
+            mucked_unshown={seats[i] for i in self.mucked if i not in self.shown},
+            last_aggressor=dict(self.aggressor), ended="showdown" if len(live) > 1 else "fold",
+        )
+        return rec

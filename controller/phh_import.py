@@ -1,0 +1,193 @@
+"""PHH hands → a physical table event log: seats, level, blinds as chips, deal, knocks, burns, actions.
+
+The log is what the table's sensors would have reported had the hand been dealt on it: hole cards one at
+a time clockwise from the left of the button, a knock and a burn before every street, board cards one
+by one, betting actions with the round total, shown cards as `exposed` in the seat zones and mucked
+cards moving to the muck. Cards no PHH file names (`??`, burns) are drawn from cards not otherwise in
+the hand, reproducibly.
+
+Seats are planned so the rules engine's own dead-button rule (001 §7) puts the button and the blinds
+where the PHH hand had them, hand after hand; the PHH `seats` numbers are not used for that reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.core.events import (
+    ActionEvent,
+    CardGone,
+    CardSeen,
+    ChipsEvent,
+    Event,
+    Exposed,
+    HandStart,
+    Knock,
+    LevelEvent,
+    SeatEvent,
+)
+from controller.phh import PhhError, PhhHand, Play, concretize, require_holdem
+
+
+@dataclass(kw_only=True)
+class _Positions:
+    button: int
+    sb_pos: int
+    bb_seat: int
+    heads_up: bool
+
+
+class SeatPlanner:
+    """Chooses table seats for p1…pN so that the dead-button rule yields the PHH hand's positions."""
+
+    def __init__(self, max_seats: int = 10) -> None:
+        self.max_seats = max_seats
+        self.last: _Positions | None = None
+
+    def _nxt(self, seat: int, k: int) -> int:
+        return (seat - 1 + k) % self.max_seats + 1
+
+    def plan(self, n: int) -> tuple[list[int], int]:
+        """Seats of p1…pN (p1 first left of the button; heads-up p1 is the big blind) and the button."""
+        if not 2 <= n <= self.max_seats - 1:
+            raise PhhError(f"{n} players do not fit a {self.max_seats}-seat table with this plan")
+        last = self.last
+        if last is None:
+            seats = list(range(1, n + 1))
+            button = n
+        elif n == 2:
+            button = last.bb_seat
+            seats = [self._nxt(button, 1), button]
+        elif last.heads_up:
+            button = self._nxt(last.button, 1)
+            seats = [self._nxt(button, i) for i in range(1, n)] + [button]
+        else:
+            # The small blind goes to last hand's big blind, the button to last hand's small blind.
+            button = last.sb_pos
+            seats = [self._nxt(last.bb_seat, i) for i in range(n - 1)] + [button]
+        if n == 2:
+            self.last = _Positions(button=button, sb_pos=button, bb_seat=seats[0], heads_up=True)
+        else:
+            self.last = _Positions(button=button, sb_pos=seats[0], bb_seat=seats[1], heads_up=False)
+        return seats, button
+
+
+@dataclass
+class _Clock:
+    t: float
+
+    def tick(self, dt: float = 1.0) -> float:
+        self.t += dt
+        return self.t
+
+
+def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int = 10,
+                    start_t: float = 0.0) -> list[Event]:
+    """The event log of all hands, one after the other at one table."""
+    planner = SeatPlanner(max_seats)
+    clock = _Clock(start_t)
+    occupied: set[int] = set()
+    events: list[Event] = []
+    for hand in hands:
+        require_holdem(hand, name)
+        concrete, burns = concretize(hand)
+        play = Play.run(concrete, name)
+        seats, button = planner.plan(hand.n)
+        events += _setup(hand, seats, button, occupied, clock, name)
+        occupied = set(seats)
+        events += _hand_events(play, seats, burns, clock)
+        clock.tick(10.0)
+    return events
+
+
+def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clock: _Clock,
+           name: str) -> list[Event]:
+    out: list[Event] = []
+    for s in sorted(occupied - set(seats)):
+        out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=None, stack=0))
+    for i, s in enumerate(seats):
+        player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
+        out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
+    antes = {hand.ante_of(i) for i in range(hand.n)}
+    if len(antes - {0}) > 1 or (0 in antes and len(antes) > 1):
+        raise PhhError(f"{name} hand {hand.key}: antes differ between players (e.g. a big-blind ante); "
+                       f"the table takes the same ante from every seat")
+    sb_i, bb_i = (1, 0) if hand.n == 2 else (0, 1)
+    sb, bb = hand.blind_of(sb_i), hand.blind_of(bb_i)
+    out.append(LevelEvent(t=clock.tick(0.5), sb=sb, bb=bb, ante=max(antes), chip=1))
+    out.append(HandStart(t=clock.tick(), button=button))
+    ante = max(antes)
+    for i in (sb_i, bb_i):
+        posted = min(hand.blind_of(i), max(hand.starting_stacks[i] - ante, 0))
+        if posted:
+            out.append(ChipsEvent(t=clock.tick(0.5), seat=seats[i], amount=posted))
+    return out
+
+
+def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) -> list[Event]:
+    out: list[Event] = []
+    hand = play.hand
+    holes = [s for s in play.steps if s.kind == "hole"]
+    for round_i in range(2):  # one card at a time, clockwise from the left of the button
+        for step in holes:
+            assert step.player is not None
+            if round_i < len(step.cards):
+                out.append(CardSeen(t=clock.tick(0.5), zone=f"seat{seats[step.player]}",
+                                    card=step.cards[round_i]))
+    round_total = {i: 0 for i in range(hand.n)}
+    sb_i, bb_i = (1, 0) if hand.n == 2 else (0, 1)
+    for i in (sb_i, bb_i):  # the blinds the chips events put in
+        round_total[i] = min(hand.blind_of(i), max(hand.starting_stacks[i] - hand.ante_of(i), 0))
+    board_n = 0
+    shown_later: list[Event] = []
+    for step in play.steps:
+        if step.kind == "board":
+            out.append(Knock(t=clock.tick()))
+            out.append(CardSeen(t=clock.tick(), zone="burn", card=burns[board_n]))
+            board_n += 1
+            for c in step.cards:
+                out.append(CardSeen(t=clock.tick(0.5), zone="board", card=c))
+            round_total = {i: 0 for i in range(hand.n)}
+        elif step.kind == "act" and step.idle:
+            continue  # PHH records a check nobody could answer; at the table betting is simply over
+        elif step.kind == "act":
+            assert step.player is not None and step.action is not None
+            out += _action_events(step.player, step.action, step.total, round_total, seats, play, clock)
+        elif step.kind == "show":
+            assert step.player is not None
+            zone = f"seat{seats[step.player]}"
+            shown_later += [Exposed(t=0.0, zone=zone, card=c) for c in step.cards]
+        elif step.kind == "muck":
+            assert step.player is not None
+            out += _to_muck(seats[step.player], list(step.cards), clock)
+    # Hands are tabled once betting is over; they are reported after the last board card.
+    for ev in shown_later:
+        assert isinstance(ev, Exposed)
+        out.append(Exposed(t=clock.tick(0.5), zone=ev.zone, card=ev.card))
+    return out
+
+
+def _action_events(i: int, action: str, total: int, round_total: dict[int, int], seats: list[int],
+                   play: Play, clock: _Clock) -> list[Event]:
+    seat = seats[i]
+    out: list[Event] = []
+    if action == "fold":
+        out.append(ActionEvent(t=clock.tick(0.5), seat=seat, action="fold"))
+        out += _to_muck(seat, play.hole.get(i, []), clock)
+        return out
+    if action == "check" and total > round_total[i]:
+        action = "call"  # a post the table has no event for (a live straddle-like post) is called now
+    round_total[i] = total
+    if action == "check":
+        out.append(ActionEvent(t=clock.tick(0.5), seat=seat, action="check"))
+    else:
+        out.append(ActionEvent(t=clock.tick(0.5), seat=seat, action=action, amount=total))  # type: ignore[arg-type]
+    return out
+
+
+def _to_muck(seat: int, cards: list[str], clock: _Clock) -> list[Event]:
+    out: list[Event] = []
+    for c in cards:
+        out.append(CardGone(t=clock.tick(0.5), zone=f"seat{seat}", card=c))
+        out.append(CardSeen(t=clock.tick(0.5), zone="muck", card=c))
+    return out

@@ -1,0 +1,258 @@
+"""The virtual table: seats, stacks, blind levels, an enrolled deck and the dead button across hands."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from controller.core.cards import FULL_DECK
+from controller.core.events import DeckEvent, Event, LevelEvent, SeatEvent
+from controller.core.profiles import Profile, get_profile
+from controller.sim.hand import Clock, HandPlay, Seating
+from controller.sim.players import Policy, Style
+
+# (sb, bb) per level; a level lasts LEVEL_HANDS hands, then the blinds go up
+LEVELS: tuple[tuple[int, int], ...] = (
+    (25, 50), (50, 100), (75, 150), (100, 200), (150, 300), (200, 400), (300, 600), (400, 800),
+    (500, 1000), (700, 1400), (1000, 2000), (1500, 3000), (2000, 4000), (3000, 6000),
+)
+LEVEL_HANDS = 24
+NAMES = ("Anna", "Ben", "Cleo", "Dmitri", "Eva", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kemal")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimHand:
+    number: int  # the hand number the engine gives it (count of hand_start events so far)
+    events: list[Event]  # the physical event log of this hand (set-up events of the session included)
+    injected: str | None  # catalogue code of the injected dealer error, or None for a clean hand
+    injected_seat: int | None
+    also: tuple[str, ...] = ()  # other codes the injected error legitimately raises (e.g. a misdeal's)
+    void: bool = False  # the hand was a misdeal; the next hand is its redeal (same button)
+    stacks: dict[int, int] = field(default_factory=dict)  # every seat's stack after the hand
+
+
+@dataclass(kw_only=True)
+class _State:
+    """Everything that carries over between hands (copied for a retry when a fault cannot fire)."""
+
+    players: dict[int, str | None]
+    stacks: dict[int, int]
+    button: int | None = None  # positions of the last hand, for the dead-button rule
+    sb_pos: int | None = None
+    bb_pos: int | None = None
+    hand: int = 0
+    level: int = 0
+    level_announced: int = -1
+    deck_id: int = 0
+    uids: dict[str, str] | None = None
+    t: float = 0.0
+    entrants: int = 0
+    heads_up: bool = False  # the last hand was heads-up
+    redeal: bool = False  # the last hand was a misdeal: same button, same level
+    redeal_seating: Seating | None = None
+
+
+class VirtualTable:
+    """Plays hands of no-limit hold'em and returns their physical event logs (deterministic for a seed)."""
+
+    def __init__(self, *, seats: int = 9, seed: int = 0, inject: float = 0.0, profile: str = "cuca",
+                 use_uids: bool = True, start_t: float = 0.0, style: Style = "mixed",
+                 faults: tuple[str, ...] | None = None, min_stack_bb: int = 8,
+                 max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS) -> None:
+        if not 2 <= seats <= 10:
+            raise ValueError(f"seats must be 2…10, got {seats}")
+        if not 0.0 <= inject <= 1.0:
+            raise ValueError(f"inject must be a share between 0 and 1, got {inject}")
+        self.seats = seats
+        self.profile: Profile = get_profile(profile)
+        self.inject = inject
+        self.use_uids = use_uids
+        self.style = style
+        self.rng = random.Random(seed)
+        self.min_stack_bb, self.max_stack_bb = min_stack_bb, max_stack_bb
+        self.level_hands = level_hands  # hands per blind level; 0: the first level for ever
+        from controller.sim.faults import FAULTS  # late: faults import this module's types
+
+        self.fault_kinds = tuple(sorted(faults if faults is not None else FAULTS))
+        unknown = [k for k in self.fault_kinds if k not in FAULTS]
+        if unknown:
+            raise ValueError(f"no injector for {', '.join(unknown)} (have {', '.join(sorted(FAULTS))})")
+        self.state = _State(players={}, stacks={}, t=start_t)
+        self.pending: list[Event] = []  # set-up events waiting to go out with the next hand
+
+    # ------------------------------------------------------------------ public
+    def hands(self, n: int) -> Iterator[SimHand]:
+        for _ in range(n):
+            yield self.next_hand()
+
+    def level_blinds(self) -> tuple[int, int]:
+        """(sb, bb) of the level in force."""
+        return LEVELS[self.state.level]
+
+    def total_chips(self) -> int:
+        return sum(self.state.stacks.values())
+
+    @property
+    def t(self) -> float:
+        return self.state.t
+
+    def next_hand(self) -> SimHand:
+        self._between_hands()
+        inject = self.inject > 0 and self.rng.random() < self.inject
+        if inject:
+            for _ in range(6):
+                kind = self.rng.choice(self.fault_kinds)
+                hand = self._attempt(kind)
+                if hand is not None:
+                    return hand
+        hand = self._attempt(None)
+        assert hand is not None
+        return hand
+
+    # ------------------------------------------------------------------ between hands
+    def _between_hands(self) -> None:
+        st = self.state
+        clock = Clock(st.t, self.rng)
+        active = [s for s, p in st.players.items() if p is not None and st.stacks.get(s, 0) > 0]
+        for seat, player in sorted(st.players.items()):
+            if player is not None and st.stacks.get(seat, 0) == 0:  # busted players leave
+                st.players[seat] = None
+                self.pending.append(SeatEvent(t=clock.after(1.0, 3.0), seat=seat, player=None, stack=0))
+        # the table breaks when half of it has busted (or at heads-up's end): a fresh table sits down
+        if len(active) < max(2, (self.seats + 1) // 2):
+            self._seat_everyone(clock)
+        level = self._level_index()
+        if level != st.level_announced and not st.redeal:
+            st.level = level
+            st.level_announced = level
+            sb, bb = LEVELS[level]
+            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=0))
+        st.t = clock.t
+
+    def _seat_everyone(self, clock: Clock) -> None:
+        """A fresh table: every seat gets a player and a fresh stack (a new deck with tags)."""
+        st = self.state
+        bb = LEVELS[self._level_index()][1]
+        for seat in range(1, self.seats + 1):
+            st.entrants += 1
+            name = f"{NAMES[(st.entrants - 1) % len(NAMES)]}{(st.entrants - 1) // len(NAMES) or ''}"
+            stack = bb * self.rng.randint(self.min_stack_bb, self.max_stack_bb)
+            st.players[seat] = name
+            st.stacks[seat] = stack
+            self.pending.append(SeatEvent(t=clock.after(0.3, 1.0), seat=seat, player=name, stack=stack))
+        if self.use_uids:
+            self.pending.append(self.new_deck(clock))
+
+    def _level_index(self) -> int:
+        if self.level_hands <= 0:
+            return 0
+        return min(self.state.hand // self.level_hands, len(LEVELS) - 1)
+
+    def new_deck(self, clock: Clock) -> DeckEvent:
+        """Enrol a fresh deck with random 7-byte tag uids (NTAG-like)."""
+        st = self.state
+        st.deck_id += 1
+        uids: dict[str, str] = {}
+        used: set[str] = set()
+        for card in FULL_DECK:
+            uid = f"04{self.rng.getrandbits(48):012x}"
+            while uid in used:
+                uid = f"04{self.rng.getrandbits(48):012x}"
+            used.add(uid)
+            uids[card] = uid
+        st.uids = uids
+        return DeckEvent(t=clock.after(1.0, 3.0), id=f"deck-{st.deck_id}",
+                         cards={u: c for c, u in uids.items()})
+
+    # ------------------------------------------------------------------ seating (001 §7)
+    def seating(self) -> Seating:
+        st = self.state
+        active = sorted(s for s, p in st.players.items() if p is not None and st.stacks[s] > 0)
+        empty = tuple(s for s in range(1, self.seats + 1) if s not in active)
+        if st.bb_pos is None:
+            button = self.rng.choice(active)
+            if len(active) == 2:
+                sb_pos, bb_pos = button, _next(active, button)
+            else:
+                sb_pos = _next(active, button)
+                bb_pos = _next(active, sb_pos)
+        elif len(active) == 2:
+            bb_pos = _next(active, st.bb_pos)
+            button = sb_pos = next(s for s in active if s != bb_pos)
+        elif st.heads_up:  # leaving heads-up (a fresh table): plain rotation from the last button
+            assert st.button is not None
+            button = _next(active, st.button)
+            sb_pos = _next(active, button)
+            bb_pos = _next(active, sb_pos)
+        else:
+            bb_pos = _next(active, st.bb_pos)
+            sb_pos = st.bb_pos
+            button = st.sb_pos if st.sb_pos is not None else st.bb_pos
+        if sb_pos is None:
+            sb_pos = st.bb_pos
+        sb_seat = sb_pos if sb_pos in active else None
+        start = _next(list(range(1, self.seats + 1)), button)
+        ring = list(range(start, self.seats + 1)) + list(range(1, start))
+        dealt_in = tuple(s for s in ring if s in active)
+        stacks = {s: st.stacks[s] for s in dealt_in}
+        return Seating(button=button, sb_pos=sb_pos, sb_seat=sb_seat, bb_seat=bb_pos, dealt_in=dealt_in,
+                       stacks=stacks, empty=empty)
+
+    # ------------------------------------------------------------------ one hand (with retries)
+    def _attempt(self, kind: str | None) -> SimHand | None:
+        from controller.sim.faults import FAULTS
+
+        st = self.state
+        rng_state = self.rng.getstate()
+        saved = (dict(st.stacks), dict(st.players), st.uids, st.deck_id, list(self.pending), st.t)
+        fault = FAULTS[kind](self.rng) if kind is not None else None
+        seating = st.redeal_seating or self.seating()  # a misdeal is redealt from the same button
+        if fault is not None and not fault.applicable(seating, self):
+            self.rng.setstate(rng_state)
+            return None
+        sb, bb = LEVELS[st.level]
+        clock = Clock(st.t, self.rng)
+        policy = Policy(self.rng, style=fault.style if fault and fault.style else self.style, unit=sb)
+        play = HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile,
+                        deck=FULL_DECK, uids=st.uids if self.use_uids else None, clock=clock,
+                        rng=self.rng, policy=policy, fault=fault)
+        if fault is not None:
+            fault.before_start(play, self)
+        outcome = play.play()
+        if fault is not None and not fault.fired:
+            self.rng.setstate(rng_state)
+            (st.stacks, st.players, st.uids, st.deck_id, self.pending, st.t) = (
+                saved[0], saved[1], saved[2], saved[3], saved[4], saved[5])
+            return None
+        events: list[Event] = [*self.pending, *play.events]
+        self.pending = []
+        st.t = clock.t
+        st.hand += 1
+        if fault is not None:
+            events.extend(fault.after_play(play, self, clock))
+            st.t = clock.t
+        if outcome.new_deck and self.use_uids:
+            events.append(self.new_deck(clock))
+            st.t = clock.t
+        st.redeal = outcome.void
+        st.redeal_seating = seating if outcome.void and kind != "BUTTON_WRONG" else None
+        if not outcome.void:
+            st.stacks.update(outcome.stacks)
+            st.button, st.sb_pos, st.bb_pos = seating.button, seating.sb_pos, seating.bb_seat
+            st.heads_up = len(seating.dealt_in) == 2
+        return SimHand(number=st.hand, events=events, injected=kind if fault else None,
+                       injected_seat=fault.seat if fault else None,
+                       also=tuple(fault.also) if fault else (), void=outcome.void,
+                       stacks=dict(st.stacks))
+
+
+def _next(ring: list[int], seat: int) -> int:
+    """The first seat of `ring` (sorted) clockwise after `seat`."""
+    for s in ring:
+        if s > seat:
+            return s
+    return ring[0]
+
+
+__all__ = ["LEVELS", "LEVEL_HANDS", "SimHand", "VirtualTable"]

@@ -1,0 +1,847 @@
+"""Card detection in an overhead frame: card regions, face up/down, board count, rank and suit from glyphs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from controller.vision.glyphs import GlyphSet, quantile, read_index
+
+CARD_ASPECT = 88.0 / 63.0
+WORK_WIDTH = 640  # segmentation runs at this width; polygons are scaled back to the frame
+FALLBACK_LONG = 0.117  # card long side as a fraction of frame height when nothing else tells the size
+GENERIC_UP_THRESHOLD = 0.3  # paper fraction above which a card is face up, without a learned back
+CANON = (50, 70)  # canonical card size (px) for face classification
+_OPEN_K = np.ones((4, 4), np.uint8)  # opens away lines thinner than a card border
+MIN_VISIBLE = 0.12  # cards whose interior is less visible than this are not reported
+ORIENTATION_MARGIN = 0.1  # edge evidence by which one orientation of a corner proposal beats the other
+CUT = 0.21  # outline edges shorter than this (× short side) are rounded card corners
+IMPURITY_COST = 0.05  # per card whose own part (not under another) is half face, half back
+SAME_CARD = 0.25  # refined quads whose centres are closer than this (× short side) are one card
+UNCOVERED_MM = 9.0  # a band of paper wider than this (mm) outside every card found is a face, not a border
+UNCOVERED_AREA = 0.06  # … if it covers at least this share of a card
+PAPER_CUT = 0.33  # card edge: this far (linear) from felt to paper; low enough to keep thin back borders
+ASPECT_RANGE = (1.25, 1.72)  # long/short of a card proposal after snapping its sides to image edges
+PAIR_SEARCH_MAX = 24  # blobs with at most this many proposals get an exhaustive search over pairs
+INNER_EDGE_GAIN = 0.12  # score per card for its sides inside the blob that the image shows as card edges
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BackModel:
+    """What the table's deck back looks like, learned from face-down cards at calibration."""
+
+    paper: float  # fraction of paper-white pixels in the back's interior
+    hist: tuple[float, ...]  # 4×4×4 colour histogram of the interior (normalised to the card's white)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class VisionModel:
+    """Everything calibration knows; every field optional so detection works uncalibrated."""
+
+    zones: Mapping[str, np.ndarray] = field(default_factory=dict)  # polygons in `frame_size` pixels
+    frame_size: tuple[int, int] | None = None
+    card_long_px: float | None = None  # at `frame_size`
+    back: BackModel | None = None
+    glyphs: GlyphSet | None = None
+
+    def scaled_zones(self, size: tuple[int, int]) -> dict[str, np.ndarray]:
+        if not self.zones:
+            return {}
+        sx, sy = _scale_from(self.frame_size, size)
+        return {k: np.asarray(v, np.float32) * np.float32([sx, sy]) for k, v in self.zones.items()}
+
+    def card_long_at(self, size: tuple[int, int]) -> float | None:
+        if self.card_long_px is None:
+            return None
+        sx, sy = _scale_from(self.frame_size, size)
+        return self.card_long_px * float(np.sqrt(sx * sy))
+
+
+def _scale_from(ref: tuple[int, int] | None, size: tuple[int, int]) -> tuple[float, float]:
+    if ref is None:
+        return 1.0, 1.0
+    return size[0] / ref[0], size[1] / ref[1]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DetectedCard:
+    polygon: np.ndarray  # 4×2 frame pixels, portrait order (top-left, top-right, bottom-right, bottom-left)
+    face_up: bool
+    paper: float  # paper-white fraction of the visible interior (the face-up evidence)
+    card: str | None = None
+    zone: str | None = None
+
+    def centre(self) -> tuple[float, float]:
+        c = self.polygon.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    def to_json(self) -> dict[str, object]:
+        return {"polygon": [[round(float(x), 1), round(float(y), 1)] for x, y in self.polygon],
+                "face": "up" if self.face_up else "down", "card": self.card, "zone": self.zone,
+                "paper": round(self.paper, 3)}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Detection:
+    cards: tuple[DetectedCard, ...]
+    card_long_px: float
+
+    def board_count(self, zone: str = "board") -> int:
+        return sum(1 for c in self.cards if c.zone == zone and c.face_up)
+
+
+# ---------------------------------------------------------------- segmentation
+
+
+def _poly_basis(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    return np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys], axis=-1)
+
+
+def card_mask(small: np.ndarray) -> np.ndarray:
+    return card_layers(small)[0]
+
+
+def card_layers(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels that differ from the felt, after dividing out a smooth lighting field.
+
+    Felt is the majority of the frame, so a robust quadratic fit of log-colour per channel models the felt
+    under any light gradient or vignette; cards (white borders) are outliers in at least one channel.
+    """
+    f = np.log(cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32) + 8.0)
+    h, w = f.shape[:2]
+    step = max(4, w // 80)
+    gy, gx = np.mgrid[step // 2:h:step, step // 2:w:step]
+    a = _poly_basis((gx / w - 0.5).ravel(), (gy / h - 0.5).ravel())
+    vals = f[gy, gx].reshape(-1, 3)
+    keep = np.ones(len(a), bool)
+    sigma = 0.05
+    for _ in range(5):
+        ak = a[keep]
+        coef = np.linalg.solve(ak.T @ ak + 1e-6 * np.eye(6), ak.T @ vals[keep])  # 6×6 normal equations
+        res = np.abs(vals - a @ coef).max(axis=1)
+        sigma = max(float(np.median(res[keep])) * 1.4826, 0.01)
+        new_keep = res < max(4 * sigma, 0.06)
+        if new_keep.sum() < 12 or (new_keep == keep).all():
+            break
+        keep = new_keep
+    xs = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+    ys = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
+    noise = float(np.clip(5 * sigma, 0.12, 0.45))
+    best: np.ndarray | None = None
+    best_paper = 0.0
+    for c in range(3):
+        k = coef[:, c]
+        bg = k[0] + k[1] * xs + k[2] * ys + k[3] * xs * xs + k[4] * xs * ys + k[5] * ys * ys
+        d = f[:, :, c] - bg
+        paper = quantile(d[::2, ::2], 0.995)  # the cards' white border is the brightest thing in any channel
+        if paper > best_paper:
+            best, best_paper = d, paper
+    if best is None or best_paper < noise:
+        return np.zeros((h, w), np.uint8), np.zeros((h, w), np.float32)
+    # Card edges are blurred; cut them half-way between felt and paper (in linear terms), not at the noise
+    # level, or neighbouring board cards merge. Whatever the border encloses is filled in afterwards.
+    thr = max(noise, float(np.log(PAPER_CUT * np.exp(best_paper) + 1.0 - PAPER_CUT)))
+    mask = (best > thr).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    # A back's thin white border may have a one-pixel break; closing would mend it but would also bridge
+    # the narrow gaps between board cards. So only the large holes that closing encloses are added.
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    holes = _fill(closed) & ~closed
+    holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    # Paper-ness per pixel: 0 on felt, 1 on the cards' white (linear in the most contrasting channel).
+    alpha = (np.exp(best) - 1.0) / max(float(np.exp(best_paper)) - 1.0, 1e-3)
+    return _fill(mask | holes), alpha.astype(np.float32)
+
+
+def _fill(mask: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(mask)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out
+
+
+# ---------------------------------------------------------------- card hypotheses
+
+
+@dataclass(slots=True)
+class _Blob:
+    contour: np.ndarray  # N×2 work pixels
+    filled: np.ndarray  # uint8 mask of the blob (ROI)
+    origin: tuple[int, int]
+    area: float
+
+
+def _blobs(mask: np.ndarray, min_area: float) -> list[_Blob]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < min_area:
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        filled = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(filled, [c - [x - 1, y - 1]], -1, 1, -1)
+        out.append(_Blob(contour=c.reshape(-1, 2).astype(np.float32), filled=filled, origin=(x - 1, y - 1),
+                         area=area))
+    return out
+
+
+def _single_card_long(blob: _Blob) -> float | None:
+    """The long side if the blob is one whole card (a near-perfect rectangle of card aspect)."""
+    (_, _), (w, h), _ = cv2.minAreaRect(blob.contour)
+    if min(w, h) < 4:
+        return None
+    fill = blob.area / (w * h)
+    aspect = max(w, h) / min(w, h)
+    return float(max(w, h)) if fill > 0.9 and 1.22 < aspect < 1.6 else None
+
+
+def estimate_card_long(blobs: list[_Blob], fallback: float) -> float:
+    singles = [s for s in (_single_card_long(b) for b in blobs) if s is not None]
+    return float(np.median(singles)) if singles else fallback
+
+
+def _corner_frames(blob: _Blob, short: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(vertex, unit edge 1, unit edge 2) at each convex, roughly right-angled vertex of the outline."""
+    poly = cv2.approxPolyDP(blob.contour.reshape(-1, 1, 2), max(1.0, 0.05 * short), True).reshape(-1, 2)
+    poly = _cut_short_edges(poly.astype(np.float32), CUT * short)
+    n = len(poly)
+    if n < 3:
+        return []
+    area2 = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    out = []
+    for i in range(n):
+        v, nxt, prv = poly[i], poly[(i + 1) % n], poly[i - 1]
+        e1, e2 = nxt - v, prv - v
+        l1, l2 = float(np.hypot(*e1)), float(np.hypot(*e2))
+        if l1 < 1e-3 or l2 < 1e-3:
+            continue
+        u1, u2 = e1 / l1, e2 / l2
+        cross = float(e1[0] * e2[1] - e1[1] * e2[0])
+        if cross * area2 <= 0:  # reflex vertex: where two cards' edges cross, not a card corner
+            continue
+        ang = float(np.degrees(np.arccos(np.clip(u1 @ u2, -1, 1))))
+        if not 55 <= ang <= 125:
+            continue
+        v, u1, u2 = _local_corner(blob.contour, v, u1, u2, short)
+        out.append((v.astype(np.float32), u1.astype(np.float32), u2.astype(np.float32)))
+    return out
+
+
+def _local_corner(contour: np.ndarray, v: np.ndarray, u1: np.ndarray, u2: np.ndarray,
+                  short: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Refine a corner from the outline close to it: the polygon's edges may run on to another card's
+    corner, but the first few millimetres of each arm belong to this card."""
+    rel = contour - v
+    dist = np.hypot(rel[:, 0], rel[:, 1])
+    near = (dist > 0.1 * short) & (dist < 0.5 * short)
+    pts, d = contour[near], rel[near] / dist[near, None]
+    lines = []
+    for u in (u1, u2):
+        other = u2 if u is u1 else u1
+        arm = pts[((d @ u) > (d @ other)) & ((d @ u) > 0.9)]
+        if len(arm) >= 4:
+            vx, vy, x0, y0 = cv2.fitLine(arm, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+            dirn = np.float32([vx, vy])
+            lines.append((np.float32([x0, y0]), dirn if dirn @ u > 0 else -dirn))
+        else:
+            lines.append((v, u))
+    (p1, d1), (p2, d2) = lines
+    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
+    if abs(float(np.linalg.det(m))) > 0.3:
+        t = np.linalg.solve(m, p2 - p1)
+        corner = p1 + t[0] * d1
+        if np.hypot(*(corner - v)) < 0.25 * short:
+            v = corner
+    return v, d1, d2
+
+
+def _cut_short_edges(poly: np.ndarray, min_len: float) -> np.ndarray:
+    """Replace each very short edge (a rounded card corner) by the meeting point of its neighbour edges."""
+    pts = [p for p in poly]
+    changed = True
+    while changed and len(pts) > 3:
+        changed = False
+        n = len(pts)
+        lens = [float(np.hypot(*(pts[(i + 1) % n] - pts[i]))) for i in range(n)]
+        i = int(np.argmin(lens))
+        if lens[i] >= min_len:
+            break
+        a0, a1 = pts[i - 1], pts[i]
+        b0, b1 = pts[(i + 1) % n], pts[(i + 2) % n]
+        d1, d2 = a1 - a0, b1 - b0
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
+        if abs(float(np.linalg.det(m))) > 1e-6:
+            t = np.linalg.solve(m, b0 - a0)
+            x = a0 + t[0] * d1
+            if np.hypot(*(x - a1)) > 3 * min_len:
+                x = (a1 + b0) / 2
+        else:
+            x = (a1 + b0) / 2
+        j = (i + 1) % n
+        pts[i] = x.astype(np.float32)
+        del pts[j]
+        changed = True
+    return np.array(pts, np.float32)
+
+
+def _seg_dist(pts: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Distance from each point to the outline of a quadrilateral."""
+    best = np.full(len(pts), np.inf, np.float32)
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        t = np.clip(((pts - a) @ ab) / max(float(ab @ ab), 1e-6), 0, 1)
+        d = np.hypot(*(pts - (a + t[:, None] * ab)).T)
+        np.minimum(best, d, out=best)
+    return best
+
+
+_GRID = np.stack(np.meshgrid(np.linspace(0.07, 0.93, 6), np.linspace(0.07, 0.93, 8)), -1).reshape(-1, 2)
+
+
+def _inside_fraction(blob: _Blob, quads: np.ndarray) -> np.ndarray:
+    """For each quad (H×4×2), the fraction of a grid of interior points that lies on the blob."""
+    v, a, b = quads[:, None, 0], (quads[:, 1] - quads[:, 0])[:, None], (quads[:, 3] - quads[:, 0])[:, None]
+    pts = v + _GRID[None, :, :1] * a + _GRID[None, :, 1:] * b - np.float32(blob.origin)
+    xi, yi = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
+    h, w = blob.filled.shape
+    ok = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+    hits = np.zeros(xi.shape, bool)
+    hits[ok] = blob.filled[yi[ok], xi[ok]] > 0
+    return np.asarray(hits.mean(axis=1))
+
+
+def _seg_dist_many(pts: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """H×N distances from each point to the outline of each quad."""
+    best = np.full((len(quads), len(pts)), np.inf, np.float32)
+    for i in range(4):
+        a, b = quads[:, i][:, None, :], quads[:, (i + 1) % 4][:, None, :]
+        ab = b - a
+        t = np.clip(np.sum((pts[None] - a) * ab, axis=2) / np.maximum(np.sum(ab * ab, axis=2), 1e-6), 0, 1)
+        d = pts[None] - (a + t[..., None] * ab)
+        np.minimum(best, np.hypot(d[..., 0], d[..., 1]), out=best)
+    return best
+
+
+def _side_evidence(quads: np.ndarray, minch: np.ndarray, scale: float, short: float) -> np.ndarray:
+    """Per quad (work pixels), the fraction of points along its sides that look like a card edge seen from
+    inside, read in the full-resolution frame's min-channel image `minch`: paper (the white border) just
+    inside, something clearly darker just outside (felt, another card's back, or the card's shadow on a
+    face beneath). A proposal whose side runs across the middle of another card gets little support.
+    """
+    t = np.linspace(0.15, 0.85, 12, dtype=np.float32)
+    full = quads / scale
+    centre = full.mean(axis=1, keepdims=True)
+    mm = short / scale / 63.0  # full-resolution pixels per millimetre
+    h, w = minch.shape
+    x0, y0 = np.clip(np.floor(full.reshape(-1, 2).min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(full.reshape(-1, 2).max(axis=0)).astype(int) + 1, 1, [w, h])
+    ref = max(quantile(minch[y0:y1, x0:x1], 0.95), 20.0)
+    support = np.zeros(len(quads), np.float32)
+    for i in range(4):
+        a, b = full[:, i], full[:, (i + 1) % 4]
+        pts = a[:, None] + t[None, :, None] * (b - a)[:, None]
+        normal = np.stack([-(b - a)[:, 1], (b - a)[:, 0]], axis=1)
+        normal /= np.maximum(np.hypot(normal[:, 0], normal[:, 1]), 1e-6)[:, None]
+        inward = np.sign(np.sum((centre[:, 0] - a) * normal, axis=1))[:, None, None] * normal[:, None]
+        vin = _sample(minch, pts + inward * 2.0 * mm)
+        vout = _sample(minch, pts - inward * 1.5 * mm)
+        support += ((vin > 0.72 * ref) & (vin - vout > 0.12 * ref)).mean(axis=1)
+    return support / 4
+
+
+def min_channel(frame: np.ndarray) -> np.ndarray:
+    """Per-pixel minimum of B, G, R (cv2 is ~10× faster than numpy's min over the channel axis)."""
+    b, g, r = cv2.split(frame)
+    return cv2.min(cv2.min(b, g), r)
+
+
+def _sample(img: np.ndarray, p: np.ndarray) -> np.ndarray:
+    h, w = img.shape
+    xi = np.clip(np.round(p[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(p[..., 1]).astype(int), 0, h - 1)
+    return img[yi, xi].astype(np.float32)
+
+
+class _EdgeProbe:
+    """Reads card-edge evidence (paper just inside, darker just outside) from the full-resolution frame."""
+
+    SCALES = np.linspace(0.76, 1.32, 29, dtype=np.float32)
+    T = np.linspace(0.15, 0.85, 12, dtype=np.float32)
+
+    def __init__(self, minch: np.ndarray, blob: _Blob, scale: float, short: float) -> None:
+        self.minch = minch
+        self.scale = scale
+        self.mm = short / scale / 63.0
+        h, w = minch.shape
+        x0, y0 = (max(int(v / scale), 0) for v in blob.origin)
+        bh, bw = blob.filled.shape
+        x1 = min(int((blob.origin[0] + bw) / scale) + 1, w)
+        y1 = min(int((blob.origin[1] + bh) / scale) + 1, h)
+        self.ref = max(quantile(minch[y0:y1, x0:x1], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
+
+    def support(self, pts: np.ndarray, inward: np.ndarray) -> np.ndarray:
+        """Fraction of supported points along each side; `pts` (…, n, 2) in work pixels."""
+        return np.asarray(self.edge_points(pts, inward).mean(axis=-1))
+
+    def edge_points(self, pts: np.ndarray, inward: np.ndarray) -> np.ndarray:
+        """Per point: paper just inside, clearly darker just outside (a card edge seen from inside)."""
+        full = pts / self.scale
+        vin = _sample(self.minch, full + inward * 2.0 * self.mm)
+        vout = _sample(self.minch, full - inward * 1.5 * self.mm)
+        return np.asarray((vin > 0.72 * self.ref) & (vin - vout > 0.12 * self.ref))
+
+    def inner_edges(self, quads: np.ndarray, blob_pts: np.ndarray, tol: float) -> np.ndarray:
+        """Per quad, the share of its side points that lie inside the blob (not on its outline) and show a
+        card edge in the image. Two overlapping cards outline a near-square either way round; only the
+        true split has the top card's edge running across the blob where the image shows one."""
+        n = len(quads)
+        out = np.zeros(n, np.float32)
+        if not n:
+            return out
+        centre = quads.mean(axis=1)
+        for i in range(4):
+            a, b = quads[:, i], quads[:, (i + 1) % 4]
+            pts = a[:, None] + self.T[None, :, None] * (b - a)[:, None]  # n×T×2
+            normal = np.stack([-(b - a)[:, 1], (b - a)[:, 0]], axis=1)
+            normal /= np.maximum(np.hypot(normal[:, 0], normal[:, 1]), 1e-6)[:, None]
+            inward = np.sign(np.sum((centre - a) * normal, axis=1))[:, None] * normal
+            edge = self.edge_points(pts, inward[:, None, :])
+            d = np.min(np.hypot(*(pts.reshape(-1, 1, 2) - blob_pts[None]).transpose(2, 0, 1)), axis=1)
+            inner = d.reshape(n, -1) > 2 * tol
+            out += (edge & inner).sum(axis=1)
+        return out / (4 * len(self.T))
+
+    def snap(self, base: np.ndarray, along: np.ndarray, out_dir: np.ndarray, length: float) -> float:
+        """Scale of `length` that puts the far side (from `base` along `along`) on an image edge."""
+        offs = (self.SCALES - 1.0)[:, None, None] * length * out_dir[None, None, :]
+        pts = base[None, None, :] + self.T[None, :, None] * along[None, None, :] + offs
+        sup = self.support(pts, -out_dir) - 0.2 * np.abs(self.SCALES - 1.0)
+        best = int(np.argmax(sup))
+        return float(self.SCALES[best]) if sup[best] > 0.3 else 1.0
+
+
+def _split(blob: _Blob, long: float, minch: np.ndarray, scale: float = 1.0) -> list[np.ndarray]:
+    """Explain a blob by the set of card-sized quadrilaterals whose union best matches it.
+
+    Every convex corner of the outline is a corner of some card; each corner proposes cards in both
+    orientations at a few sizes (perspective changes the size across the frame). A set of proposals is
+    scored by the overlap (IoU) of its union with the blob plus a little for the outline it explains;
+    greedy growth then single swaps find a good set. The union term settles what the outline alone cannot:
+    whether a corner starts a card in portrait or in landscape.
+    """
+    short = long / CARD_ASPECT
+    pts = blob.contour[::2]
+    tol = max(1.5, 0.06 * short)
+    single = _as_single(blob, long)
+    if single is not None:
+        return [_refine(single, pts[_seg_dist(pts, single) < 2 * tol], 2 * tol)]
+    edges = _EdgeProbe(minch, blob, scale, short)
+    cands = []
+    for v, u1, u2 in _corner_frames(blob, short):
+        pair = []
+        for l1, l2 in ((short, long), (long, short)):
+            # Each far side snaps to the card edge the image shows (a hidden side keeps the nominal size).
+            s1 = edges.snap(v + u1 * l1, u2 * l2, u1, l1)
+            s2 = edges.snap(v + u2 * l2, u1 * l1, u2, l2)
+            # Perspective stretches a card by up to ~30 % but barely changes its shape; a snap that makes
+            # it square (or too slim) has run on to a neighbour's edge: that side keeps the nominal size.
+            aspect = max(l1 * s1, l2 * s2) / min(l1 * s1, l2 * s2)
+            if not ASPECT_RANGE[0] < aspect < ASPECT_RANGE[1]:
+                s1, s2 = (1.0, s2) if abs(s1 - 1) > abs(s2 - 1) else (s1, 1.0)
+            a, b = u1 * l1 * s1, u2 * l2 * s2
+            pair.append([v, v + a, v + a + b, v + b])
+        ev = _side_evidence(np.array(pair, np.float32), minch, scale, short)
+        # Portrait or landscape from this corner: when the image clearly shows one card's edges, the other
+        # reading is dropped (two overlapping cards can outline the same shape either way).
+        if abs(float(ev[0] - ev[1])) > ORIENTATION_MARGIN:
+            pair = [pair[int(np.argmax(ev))]]
+        cands.extend(pair)
+    if not cands:
+        return []
+    arr = np.array(cands, np.float32)
+    arr = arr[_inside_fraction(blob, arr) >= 0.9]
+    if not len(arr):
+        return []
+    hyps = list(arr)
+    explains = _seg_dist_many(pts, arr) < tol
+    sets = _SetScore(blob, hyps, explains, _Interior(arr, edges), edges.inner_edges(arr, pts, tol))
+    best_set: list[int] = []
+    best_score = -1.0
+    centres = np.array([q.mean(axis=0) for q in hyps])
+    for start in (_greedy_outline(explains, centres, short), sets.greedy(), sets.best_pair()):
+        chosen, current = sets.local_search(start)
+        if current > best_score:
+            best_set, best_score = chosen, current
+    chosen = best_set
+    order = sorted(chosen, key=lambda i: -int(explains[i].sum()))
+    refined = [_refine(hyps[i], pts[explains[i]], tol) for i in order]
+    # Two proposals that settle on the same card after refinement are one card.
+    out: list[np.ndarray] = []
+    for q in refined:
+        if all(np.hypot(*(q.mean(axis=0) - o.mean(axis=0))) > SAME_CARD * short for o in out):
+            out.append(q)
+    return out
+
+
+def _greedy_outline(explains: np.ndarray, centres: np.ndarray, short: float) -> list[int]:
+    """Pick proposals by the outline they explain that is not explained yet (duplicates suppressed)."""
+    unexplained = np.ones(explains.shape[1], bool)
+    open_ = np.ones(len(explains), bool)
+    chosen: list[int] = []
+    while unexplained.mean() > 0.04 and open_.any():
+        gains = np.where(open_, (explains & unexplained).sum(axis=1), -1)
+        best = int(np.argmax(gains))
+        if gains[best] < 0.1 * explains.shape[1] / 2:
+            break
+        chosen.append(best)
+        unexplained &= ~explains[best]
+        open_ &= np.hypot(*(centres - centres[best]).T) >= 0.3 * short
+    return chosen
+
+
+_IGRID = np.stack(np.meshgrid(np.linspace(0.12, 0.88, 7), np.linspace(0.1, 0.9, 9)), -1).reshape(-1, 2)
+
+
+class _Interior:
+    """Paper or not at a grid of points inside each proposal, and which other proposals cover each point.
+
+    A card's own part (not under another card of the set) is either a face (mostly paper) or a back
+    (almost no paper); a proposal whose own part is half and half straddles two cards.
+    """
+
+    def __init__(self, quads: np.ndarray, edges: _EdgeProbe) -> None:
+        v = quads[:, None, 0]
+        a, b = (quads[:, 1] - quads[:, 0])[:, None], (quads[:, 3] - quads[:, 0])[:, None]
+        pts = v + _IGRID[None, :, :1] * a + _IGRID[None, :, 1:] * b  # H×P×2 work pixels
+        self.paper = _sample(edges.minch, pts / edges.scale) > 0.72 * edges.ref
+        n = len(quads)
+        inside = np.ones((n, n, pts.shape[1]), bool)  # inside[j, i, p]: point p of proposal i lies in j
+        for k in range(4):
+            e0, e1 = quads[:, k], quads[:, (k + 1) % 4]
+            edge = (e1 - e0)[:, None, None, :]
+            rel = pts[None, :, :, :] - e0[:, None, None, :]
+            cross = edge[..., 0] * rel[..., 1] - edge[..., 1] * rel[..., 0]
+            area2 = np.sum(quads[:, :, 0] * np.roll(quads[:, :, 1], -1, axis=1)
+                           - np.roll(quads[:, :, 0], -1, axis=1) * quads[:, :, 1], axis=1)
+            inside &= (cross * np.sign(area2)[:, None, None]) >= 0
+        idx = np.arange(n)
+        inside[idx, idx] = False
+        self.inside = inside
+
+    def impurity(self, sel: list[int]) -> float:
+        total = 0.0
+        for i in sel:
+            others = [j for j in sel if j != i]
+            own = ~np.logical_or.reduce(self.inside[others, i]) if others \
+                else np.ones(self.paper.shape[1], bool)
+            if own.sum() < 8:
+                continue
+            p = float(self.paper[i, own].mean())
+            total += max(0.0, min(1.0, (p - 0.12) / 0.1, (0.45 - p) / 0.1))  # python: np.clip is slow here
+        return total
+
+
+class _SetScore:
+    """Scores of proposal sets: IoU of their union with the blob, plus outline explained, minus a cost per
+    card (so duplicates never pay). Adding any one proposal to a set is scored for all proposals at once."""
+
+    def __init__(self, blob: _Blob, hyps: list[np.ndarray], explains: np.ndarray,
+                 interior: _Interior, inner: np.ndarray) -> None:
+        self.interior = interior
+        self.inner = inner
+        shape = blob.filled.shape
+        self.target = blob.filled.ravel() > 0
+        masks = np.zeros((len(hyps), self.target.size), np.float32)
+        for i, q in enumerate(hyps):
+            m = np.zeros(shape, np.uint8)
+            cv2.fillPoly(m, [np.round(q - np.float32(blob.origin)).astype(np.int32)], 1)
+            masks[i] = m.ravel()
+        self.masks = masks
+        self.bmasks = masks > 0
+        self.explains = explains
+        self.fexplains = explains.astype(np.float32)
+        self.n = len(hyps)
+
+    def with_each(self, base: list[int]) -> np.ndarray:
+        """Score of base + [i] for every proposal i."""
+        u = np.logical_or.reduce(self.bmasks[base]) if base else np.zeros_like(self.target)
+        eu = np.logical_or.reduce(self.explains[base]) if base else np.zeros(self.explains.shape[1], bool)
+        inter = float((u & self.target).sum()) + self.masks @ (self.target & ~u).astype(np.float32)
+        union = float((u | self.target).sum()) + self.masks @ (~(u | self.target)).astype(np.float32)
+        expl = float(eu.sum()) + self.fexplains @ (~eu).astype(np.float32)
+        base_score = inter / union + 0.15 * expl / self.explains.shape[1] - 0.04 * (len(base) + 1)
+        impure = np.array([self.interior.impurity([*base, i]) if i not in base else 0.0
+                           for i in range(self.n)])
+        inner = float(self.inner[base].sum()) + self.inner
+        return np.asarray(base_score - IMPURITY_COST * impure + INNER_EDGE_GAIN * inner)
+
+    def score(self, sel: list[int]) -> float:
+        if not sel:
+            return 0.0
+        return float(self.with_each(sel[:-1])[sel[-1]])
+
+    def greedy(self) -> list[int]:
+        chosen: list[int] = []
+        current = 0.0
+        while len(chosen) < 10:
+            scores = self.with_each(chosen)
+            scores[chosen] = -np.inf
+            i = int(np.argmax(scores))
+            if scores[i] <= current:
+                break
+            chosen.append(i)
+            current = float(scores[i])
+        return chosen
+
+    def best_pair(self) -> list[int]:
+        """The best-scoring pair of proposals, searched exhaustively when there are few. Greedy growth and
+        single swaps get stuck on a near-square pair: its first pick is often one half of the wrong split."""
+        if self.n > PAIR_SEARCH_MAX:
+            return []
+        best: list[int] = []
+        top = -np.inf
+        for i in range(self.n):
+            scores = self.with_each([i])
+            scores[: i + 1] = -np.inf
+            j = int(np.argmax(scores))
+            if scores[j] > top:
+                best, top = [i, j], float(scores[j])
+        return best
+
+    def local_search(self, chosen: list[int]) -> tuple[list[int], float]:
+        """Drop a card or swap one for another proposal while that raises the score."""
+        current = self.score(chosen)
+        for _ in range(4):
+            improved = False
+            for k in range(len(chosen) - 1, -1, -1):
+                trial = chosen[:k] + chosen[k + 1:]
+                sc = self.score(trial)
+                if trial and sc > current + 1e-6:
+                    chosen, current, improved = trial, sc, True
+            for k in range(len(chosen)):
+                rest = chosen[:k] + chosen[k + 1:]
+                scores = self.with_each(rest)
+                scores[rest] = -np.inf
+                i = int(np.argmax(scores))
+                if scores[i] > current + 1e-6:
+                    chosen, current, improved = [*rest, i], float(scores[i]), True
+            if not improved:
+                break
+        return chosen, current
+
+
+def _as_single(blob: _Blob, long: float) -> np.ndarray | None:
+    """The quad of a blob that is one whole card (most blobs: board cards, lone cards), else None."""
+    card_area = long * long / CARD_ASPECT
+    if not 0.6 * card_area < blob.area < 1.45 * card_area:  # perspective: sizes vary across the frame
+        return None
+    rect = cv2.minAreaRect(blob.contour)
+    (w, h) = rect[1]
+    if min(w, h) < 2 or blob.area / (w * h) < 0.93 or not 1.25 < max(w, h) / min(w, h) < 1.6:
+        return None
+    return np.asarray(cv2.boxPoints(rect), np.float32)
+
+
+def _refine(quad: np.ndarray, support: np.ndarray, tol: float) -> np.ndarray:
+    """Fit each side to the outline points along it; sides hidden under other cards keep the guess."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        near = support[_seg_dist(support, np.array([a, b, b, a])) < tol] if len(support) else support
+        if len(near) >= max(6, 0.3 * float(np.hypot(*(b - a))) / 2):
+            vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+        else:
+            d = (b - a) / max(float(np.hypot(*(b - a))), 1e-6)
+            lines.append((a, d))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
+        if abs(np.linalg.det(m)) < 1e-3:
+            out.append(quad[i])
+            continue
+        t = np.linalg.solve(m, p2 - p1)
+        corner = p1 + t[0] * d1
+        # A wild intersection means a bad fit: keep the hypothesis corner.
+        far = np.hypot(*(corner - quad[i])) > 0.25 * np.hypot(*(quad[2] - quad[0]))
+        out.append(quad[i] if far else corner)
+    return np.array(out, np.float32)
+
+
+def portrait(quad: np.ndarray) -> np.ndarray:
+    """Order corners clockwise on screen with a short side first (top-left, top-right, …)."""
+    q = np.asarray(quad, np.float32)
+    area2 = float(np.sum(q[:, 0] * np.roll(q[:, 1], -1) - np.roll(q[:, 0], -1) * q[:, 1]))
+    if area2 < 0:
+        q = q[::-1]
+    if np.hypot(*(q[1] - q[0])) > np.hypot(*(q[2] - q[1])):
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+# ---------------------------------------------------------------- face up / down
+
+
+def _canon_h(quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    w, h = size
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+
+
+def face_stats(frame: np.ndarray, quad: np.ndarray,
+               others: list[np.ndarray]) -> tuple[float, np.ndarray, float]:
+    """(paper fraction, colour histogram, visible fraction) of a card's interior not covered by `others`."""
+    w, h = CANON
+    hom = _canon_h(quad, CANON)
+    card = cv2.warpPerspective(frame, hom, CANON, flags=cv2.INTER_AREA).astype(np.float32)
+    vis = np.zeros((h, w), np.uint8)
+    mx, my = round(w * 0.1), round(h * 0.08)  # just inside the white border every card has
+    vis[my:h - my, mx:w - mx] = 1
+    for o in others:
+        cv2.fillPoly(vis, [np.round(cv2.perspectiveTransform(o.reshape(-1, 1, 2), hom)).astype(np.int32)], 0)
+    minch = card.min(axis=2)
+    # The card's white (border of both faces and backs) is the reference for "paper".
+    ref = max(quantile(minch, 0.95), 20.0)
+    sel = vis > 0
+    n = int(sel.sum())
+    if n < 8:
+        return 0.0, np.zeros(64, np.float32), 0.0
+    px = card[sel] / ref
+    paper_px = np.zeros((h, w), np.uint8)
+    paper_px[sel] = (px.min(axis=1) > 0.72) & (px.max(axis=1) - px.min(axis=1) < 0.25)
+    # Thin white lines are the borders of other cards under a misplaced quad, not a face: open them away.
+    paper = cv2.morphologyEx(paper_px, cv2.MORPH_OPEN, _OPEN_K)[sel] > 0
+    bins = np.clip((px * 4 / 1.1).astype(int), 0, 3)
+    hist = np.bincount(bins[:, 0] * 16 + bins[:, 1] * 4 + bins[:, 2], minlength=64).astype(np.float32) / n
+    return float(paper.mean()), hist, n / float((h - 2 * my) * (w - 2 * mx))
+
+
+def is_face_up(paper: float, hist: np.ndarray, back: BackModel | None) -> bool:
+    if back is None:
+        return paper > GENERIC_UP_THRESHOLD
+    sim = float(np.sum(np.sqrt(hist * np.asarray(back.hist, np.float32))))  # Bhattacharyya coefficient
+    if back.paper < 0.3:
+        thr = float(np.clip((back.paper + 0.5) / 2, 0.22, 0.5))
+        return paper > thr and not (sim > 0.85 and paper < back.paper + 0.15)
+    # A back with much white in it: rely on its colour histogram.
+    return sim < 0.6
+
+
+# ---------------------------------------------------------------- the pipeline
+
+
+def _zone_of(quad: np.ndarray, zones: Mapping[str, np.ndarray]) -> str | None:
+    """The zone holding the card's centre; failing that, the zone covering most of the card (≥ 30 %)."""
+    centre = _centre(quad)
+    for name, poly in zones.items():
+        if cv2.pointPolygonTest(np.asarray(poly, np.float32).reshape(-1, 1, 2), centre, False) >= 0:
+            return name
+    area = abs(cv2.contourArea(quad))
+    best, best_area = None, 0.3 * area
+    for name, poly in zones.items():
+        hull = cv2.convexHull(np.asarray(poly, np.float32))
+        inter, _ = cv2.intersectConvexConvex(cv2.convexHull(quad), hull)
+        if inter > best_area:
+            best, best_area = name, inter
+    return best
+
+
+@dataclass(slots=True)
+class _Group:
+    quads: list[np.ndarray]  # frame pixels
+    blob: _Blob  # work pixels
+    alpha: np.ndarray  # paper-ness of the blob's box (work pixels)
+
+
+def _locate(frame: np.ndarray, model: VisionModel) -> tuple[list[_Group], float, float]:
+    fh, fw = frame.shape[:2]
+    scale = min(1.0, WORK_WIDTH / fw)
+    small = cv2.resize(frame, (round(fw * scale), round(fh * scale)), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame
+    mask, alpha = card_layers(small)
+    minch = min_channel(frame)
+    known = model.card_long_at((fw, fh))
+    guess = (known if known is not None else FALLBACK_LONG * fh) * scale
+    blobs = _blobs(mask, 0.25 * guess * guess / CARD_ASPECT)
+    long = guess if known is not None else estimate_card_long(blobs, guess)
+    groups = []
+    for blob in blobs:
+        quads = _split(blob, long, minch, scale)
+        if quads:
+            x, y = blob.origin
+            h, w = blob.filled.shape
+            roi = np.zeros((h, w), np.float32)
+            sub = alpha[max(y, 0):y + h, max(x, 0):x + w]
+            roi[max(-y, 0):max(-y, 0) + sub.shape[0], max(-x, 0):max(-x, 0) + sub.shape[1]] = sub
+            groups.append(_Group(quads=[portrait(q / scale) for q in quads], blob=blob, alpha=roi))
+    return groups, long / scale, scale
+
+
+def locate_cards(frame: np.ndarray, model: VisionModel | None = None) -> tuple[list[list[np.ndarray]], float]:
+    """Card quadrilaterals in frame pixels grouped by blob (cards that touch), and the card long side."""
+    groups, long, _ = _locate(frame, model or VisionModel())
+    return [g.quads for g in groups], long
+
+
+def _uncovered_face(group: _Group, downs: list[np.ndarray], ups: list[np.ndarray], scale: float,
+                    long: float) -> np.ndarray | None:
+    """A face-up card all but hidden under others shows as a band of paper wider than any card border
+    outside every card found. Returns that band's box (frame pixels), or None."""
+    short_w = long * scale / CARD_ASPECT
+    mm = short_w / 63.0
+    ox, oy = group.blob.origin
+    paper = ((group.alpha > 0.7) & (group.blob.filled > 0)).astype(np.uint8)
+    cover = np.zeros_like(paper)
+    for q in downs + ups:
+        cv2.fillPoly(cover, [np.round(q * scale - [ox, oy]).astype(np.int32)], 1)
+    cover = cv2.dilate(cover, np.ones((max(3, round(3 * mm)),) * 2, np.uint8))
+    residual = paper & (1 - cover)
+    k = max(3, round(UNCOVERED_MM * mm))
+    residual = cv2.morphologyEx(residual, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    if residual.sum() < UNCOVERED_AREA * short_w * short_w * CARD_ASPECT:
+        return None
+    pts = (np.argwhere(residual > 0)[:, ::-1] + [ox, oy]).astype(np.float32)
+    return np.asarray(cv2.boxPoints(cv2.minAreaRect(pts)), np.float32) / scale
+
+
+def detect(frame: np.ndarray, model: VisionModel | None = None) -> Detection:
+    """Every card in the frame: polygon, face up/down, zone, and rank/suit when glyphs are learned."""
+    model = model or VisionModel()
+    fh, fw = frame.shape[:2]
+    zones = model.scaled_zones((fw, fh))
+    groups, long, scale = _locate(frame, model)
+    out: list[DetectedCard] = []
+    for g in groups:
+        quads = g.quads
+        downs, ups = [], []
+        stats = [face_stats(frame, q, quads[:i] + quads[i + 1:]) for i, q in enumerate(quads)]
+        if all(st[2] < MIN_VISIBLE for st in stats):
+            # Proposals covering each other entirely: there is still a card; judge the best one alone.
+            best = int(np.argmax([st[2] for st in stats]))
+            quads, stats = [quads[best]], [face_stats(frame, quads[best], [])]
+        for i, q in enumerate(quads):
+            others = quads[:i] + quads[i + 1:]
+            paper, hist, vis = stats[i]
+            if vis < MIN_VISIBLE:
+                continue  # a sliver: a duplicate hypothesis or a buried card, nothing to classify
+            up = is_face_up(paper, hist, model.back)
+            (ups if up else downs).append(q)
+            code = read_index(frame, q, others, model.glyphs) if up and model.glyphs is not None else None
+            out.append(DetectedCard(polygon=q, face_up=up, paper=paper, card=code,
+                                    zone=_zone_of(q, zones)))
+        band = _uncovered_face(g, downs, ups, scale, long) if downs else None
+        if band is not None:
+            out.append(DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
+                                    zone=_zone_of(band, zones)))
+    return Detection(cards=tuple(out), card_long_px=long)
+
+
+def _centre(q: np.ndarray) -> tuple[float, float]:
+    c = q.mean(axis=0)
+    return float(c[0]), float(c[1])

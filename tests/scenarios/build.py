@@ -1,0 +1,693 @@
+"""Writes the golden scenarios: `<name>.jsonl` (event log) and `<name>.expected.jsonl` (expected alerts).
+
+The expected alerts below are written by hand from the rulebooks (docs/rules.md), not captured from the
+engine. Run `python tests/scenarios/build.py` after editing; the runner test (test_scenarios.py) replays
+every log and compares code, seat and street of every alert, in order.
+
+The first line of each expected file is a header `{"profile": …, "about": …}`: the profile the log is
+replayed with and what the scenario shows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS: dict[str, Callable[[], Scenario]] = {}
+
+# The standard hand: 4 players, button seat 1, SB seat 2, BB seat 3, seat 4 first to act preflop.
+# Undealt: burns 3s 4s 5s, flop Kh 8d 2c, turn Jh, river 9c; spare cards 6h 9d Ts 3c 4d Td.
+HOLES = {2: ("Ah", "Kd"), 3: ("7c", "7d"), 4: ("Qs", "Js"), 1: ("2h", "6c")}
+
+
+class Scenario:
+    def __init__(self, name: str, about: str, profile: str = "cuca") -> None:
+        self.name, self.about, self.profile = name, about, profile
+        self.events: list[dict[str, Any]] = []
+        self.expected: list[dict[str, Any]] = []
+        self.t = 0.0
+
+    def e(self, kind: str, dt: float = 0.5, **fields: Any) -> Scenario:
+        self.t = round(self.t + dt, 3)
+        self.events.append({"t": self.t, "type": kind, **fields})
+        return self
+
+    def expect(self, code: str, seat: int | None = None, street: str = "preflop") -> Scenario:
+        self.expected.append({"code": code, "seat": seat, "street": street})
+        return self
+
+    # --- building blocks ------------------------------------------------------------------------
+    def setup(self, players: int = 4, stack: int = 10000, sb: int = 50, bb: int = 100) -> Scenario:
+        for seat in range(1, players + 1):
+            self.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+        return self.e("level", sb=sb, bb=bb, ante=0)
+
+    def start(self, button: int | None = 1, blinds: bool = True) -> Scenario:
+        if button is None:
+            self.e("hand_start")
+        else:
+            self.e("hand_start", button=button)
+        if blinds:
+            self.e("chips", seat=2, amount=50).e("chips", seat=3, amount=100)
+        return self
+
+    def card(self, zone: str, card: str) -> Scenario:
+        return self.e("card", zone=zone, card=card)
+
+    def gone(self, zone: str, card: str) -> Scenario:
+        return self.e("card_gone", zone=zone, card=card)
+
+    def deal(self, order: tuple[int, ...] = (2, 3, 4, 1)) -> Scenario:
+        for rnd in range(2):
+            for seat in order:
+                self.card(f"seat{seat}", HOLES[seat][rnd])
+        return self
+
+    def act(self, seat: int, action: str, amount: int | None = None) -> Scenario:
+        if amount is None:
+            return self.e("action", seat=seat, action=action)
+        return self.e("action", seat=seat, action=action, amount=amount)
+
+    def preflop(self) -> Scenario:
+        """Seat 4 calls, seat 1 folds (cards to the muck), seat 2 completes, seat 3 checks."""
+        self.act(4, "call", 100).act(1, "fold").gone("seat1", "2h").card("muck", "2h")
+        self.gone("seat1", "6c").card("muck", "6c")
+        return self.act(2, "call", 100).act(3, "check")
+
+    def checks(self, seats: tuple[int, ...] = (2, 3, 4)) -> Scenario:
+        for seat in seats:
+            self.act(seat, "check")
+        return self
+
+    def street(self, burn: str, *board: str) -> Scenario:
+        self.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card=burn)
+        for c in board:
+            self.card("board", c)
+        return self
+
+    def flop(self) -> Scenario:
+        return self.street("3s", "Kh", "8d", "2c")
+
+    def turn(self) -> Scenario:
+        return self.street("4s", "Jh")
+
+    def river(self) -> Scenario:
+        return self.street("5s", "9c")
+
+    def showdown(self) -> Scenario:
+        """Seat 2 shows Ah Kd (pair of kings wins); seats 3 and 4 muck unseen."""
+        self.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+        for seat in (3, 4):
+            for c in HOLES[seat]:
+                self.gone(f"seat{seat}", c).card("muck", c)
+        return self
+
+    def write(self) -> None:
+        log = HERE / f"{self.name}.jsonl"
+        log.write_text("".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in self.events))
+        head = {"profile": self.profile, "about": self.about}
+        exp = HERE / f"{self.name}.expected.jsonl"
+        exp.write_text("".join(json.dumps(x, separators=(",", ":")) + "\n" for x in [head, *self.expected]))
+
+
+def scenario(fn: Callable[[], Scenario]) -> Callable[[], Scenario]:
+    SCENARIOS[fn.__name__] = fn
+    return fn
+
+
+# --- clean play ------------------------------------------------------------------------------------
+@scenario
+def clean_hand() -> Scenario:
+    s = Scenario("clean_hand", "a full hand played by the book: only the announcements (who shows "
+                               "first, the pot award when the next hand starts)")
+    s.setup().start().deal().preflop().flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    s.e("hand_start", dt=5.0).expect("POT_AWARD", 2, "showdown")
+    return s
+
+
+@scenario
+def clean_hand_no_chip_readers() -> Scenario:
+    s = Scenario("clean_hand_no_chip_readers", "no chips events at all: blinds are taken as posted")
+    s.setup().start(blinds=False).deal().preflop().flop().checks()
+    return s
+
+
+@scenario
+def basic_premature_river() -> Scenario:
+    s = Scenario("basic_premature_river", "as config/examples/basic.jsonl: river turned, seat 3 to act")
+    s.setup().start().deal().preflop().flop().checks().turn().act(2, "check").card("board", "9c")
+    return s.expect("RIVER_PREMATURE", None, "turn")
+
+
+# --- worked examples of the rulebooks ---------------------------------------------------------------
+@scenario
+def worked_000_2_4_exposed_hole_card() -> Scenario:
+    s = Scenario("worked_000_2_4_exposed_hole_card",
+                 "000 §2.4: seat 4's first card (third dealt) exposed; the deal finishes, seat 4 gets the "
+                 "next card last, the exposed card is burned face up, no burn before the flop")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.card("seat4", "3s").gone("seat4", "Qs").card("burn", "Qs")
+    s.preflop()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh").card("board", "8d").card("board", "2c")
+    s.checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown")
+
+
+@scenario
+def worked_000_2_4_exposed_then_burn() -> Scenario:
+    s = Scenario("worked_000_2_4_exposed_then_burn",
+                 "000 §2.4 not followed: after the exposed card became the first burn the dealer burns again "
+                 "before the flop")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.card("seat4", "3s").gone("seat4", "Qs").card("burn", "Qs")
+    s.preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s")
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    s.card("board", "Kh").card("board", "8d").card("board", "2c")
+    return s
+
+
+@scenario
+def worked_000_2_6_premature_turn() -> Scenario:
+    s = Scenario("worked_000_2_6_premature_turn",
+                 "000 §2.6 worked example: Jh turned before the flop betting closed; Jh set aside; after the "
+                 "action a burn and the would-be river 9c becomes the turn; the river comes without a burn")
+    s.setup().start().deal().preflop().flop().act(2, "check")
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.gone("board", "Jh").act(3, "check").act(4, "check")
+    s.street("5s", "9c").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Td").checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown")
+
+
+@scenario
+def worked_000_2_6_premature_turn_burned_river() -> Scenario:
+    s = Scenario("worked_000_2_6_premature_turn_burned_river",
+                 "000 §2.6 not followed: after a premature turn the dealer burns before the river")
+    s.setup().start().deal().preflop().flop().act(2, "check")
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.gone("board", "Jh").act(3, "check").act(4, "check")
+    s.street("5s", "9c").checks()
+    s.street("6h", "Td").expect("CORRECTION_NOT_FOLLOWED", None, "river")
+    return s
+
+
+@scenario
+def worked_000_2_6_set_aside_card_as_turn() -> Scenario:
+    s = Scenario("worked_000_2_6_set_aside_card_as_turn",
+                 "000 §2.6 not followed: the set-aside premature card is dealt again as the turn")
+    s.setup().start().deal().preflop().flop().act(2, "check")
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.gone("board", "Jh").act(3, "check").act(4, "check")
+    s.street("5s", "Jh").expect("CORRECTION_NOT_FOLLOWED", None, "turn")
+    return s
+
+
+# --- D: deck integrity -------------------------------------------------------------------------------
+FULL = [r + u for r in "23456789TJQKA" for u in "cdhs"]
+UIDS = {c: f"{i:02x}a0" for i, c in enumerate(FULL)}
+DECK = {uid: c for c, uid in UIDS.items()}
+
+
+@scenario
+def d_deck_incomplete() -> Scenario:
+    s = Scenario("d_deck_incomplete", "deck check reads 51 cards: the 7h is missing")
+    s.setup().e("console", button="deck_check")
+    for c in FULL:
+        if c != "7h":
+            s.e("card", dt=0.1, zone="deck", card=c)
+    s.e("console", button="deck_check_done").expect("DECK_INCOMPLETE", None, "between")
+    return s
+
+
+@scenario
+def d_deck_duplicate() -> Scenario:
+    s = Scenario("d_deck_duplicate", "a second Ah turns up in seat 4 during the deal: fouled deck, hand "
+                                     "over; "
+                                     "the redeal keeps the button")
+    s.setup().start().card("seat2", "Ah").card("seat3", "7c").card("seat4", "Ah")
+    s.expect("DECK_DUPLICATE", None, "deal")
+    s.e("hand_start", dt=5.0, button=1).e("chips", seat=2, amount=50).e("chips", seat=3, amount=100)
+    return s.deal()
+
+
+@scenario
+def d_foreign_card() -> Scenario:
+    s = Scenario("d_foreign_card", "a tag not enrolled in the active deck is dealt to seat 2; it is replaced")
+    s.setup().e("deck", id="red-1", cards=DECK).start()
+    s.e("card", zone="seat2", uid="ffee").expect("FOREIGN_CARD", 2, "deal")
+    for rnd in range(2):
+        for seat in (2, 3, 4, 1):
+            s.e("card", zone=f"seat{seat}", uid=UIDS[HOLES[seat][rnd]])
+    return s.preflop().flop().checks()
+
+
+@scenario
+def d_boxed_card() -> Scenario:
+    s = Scenario("d_boxed_card", "the camera sees 6h face up in the stub during the preflop betting")
+    s.setup().start().deal().act(4, "call", 100).e("exposed", zone="deck", card="6h")
+    return s.expect("BOXED_CARD", None, "preflop")
+
+
+@scenario
+def d_card_missing() -> Scenario:
+    s = Scenario("d_card_missing", "seat 3 folds on the flop; 7d leaves the seat and never reaches the muck")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "fold")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d")
+    s.act(4, "fold").gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js").card("muck", "Js")
+    s.expect("UNCALLED_BET", 2, "showdown")
+    s.e("hand_start", dt=5.0).expect("CARD_MISSING", None, "between").expect("POT_AWARD", 2, "showdown")
+    return s
+
+
+@scenario
+def d_card_off_table() -> Scenario:
+    s = Scenario("d_card_off_table", "seat 3's first card leaves its reader during the deal and is not seen "
+                                     "again: misdeal when the betting starts")
+    s.setup().start().card("seat2", "Ah").card("seat3", "7c").gone("seat3", "7c")
+    s.card("seat4", "Qs").card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js")
+    s.card("seat1", "6c").act(4, "call", 100)
+    return s.expect("CARD_OFF_TABLE", 3, "preflop")
+
+
+# --- H: dealing the hole cards ----------------------------------------------------------------------
+@scenario
+def h_deal_before_blinds() -> Scenario:
+    s = Scenario("h_deal_before_blinds", "only the small blind is in when the first hole card is dealt")
+    s.setup().start(blinds=False).e("chips", seat=2, amount=50).deal()
+    return s.expect("DEAL_BEFORE_BLINDS", 3, "deal")
+
+
+@scenario
+def h_deal_wrong_first_seat() -> Scenario:
+    s = Scenario("h_deal_wrong_first_seat", "the first card goes to seat 3; misdeal; the redeal keeps "
+                                            "button 1")
+    s.setup().start().card("seat3", "7c").expect("DEAL_WRONG_FIRST_SEAT", 3, "deal")
+    s.e("hand_start", dt=5.0, button=1).deal().preflop()
+    return s
+
+
+@scenario
+def h_deal_out_of_order() -> Scenario:
+    s = Scenario("h_deal_out_of_order", "seat 4 gets its first card before seat 3")
+    s.setup().start().card("seat2", "Ah").card("seat4", "Qs")
+    return s.expect("DEAL_OUT_OF_ORDER", 4, "deal")
+
+
+@scenario
+def h_deal_out_of_order_back() -> Scenario:
+    s = Scenario("h_deal_out_of_order_back", "second round: seat 3 gets its card again after seat 4 "
+                                             "(against the clockwise order)")
+    s.setup().start()
+    for seat in (2, 3, 4, 1):
+        s.card(f"seat{seat}", HOLES[seat][0])
+    s.card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat3", "3s")
+    return s.expect("DEAL_OUT_OF_ORDER", 3, "deal")
+
+
+@scenario
+def h_deal_empty_seat() -> Scenario:
+    s = Scenario("h_deal_empty_seat", "a card goes to empty seat 6")
+    s.setup().start().card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").card("seat6", "2h")
+    return s.expect("DEAL_EMPTY_SEAT", 6, "deal")
+
+
+@scenario
+def h_deal_seat_skipped() -> Scenario:
+    s = Scenario("h_deal_seat_skipped", "the second round stops before seat 1; the betting starts: misdeal")
+    s.setup().start()
+    for seat in (2, 3, 4, 1):
+        s.card(f"seat{seat}", HOLES[seat][0])
+    for seat in (2, 3, 4):
+        s.card(f"seat{seat}", HOLES[seat][1])
+    s.act(4, "call", 100)
+    return s.expect("DEAL_SEAT_SKIPPED", 1, "deal")
+
+
+@scenario
+def h_extra_card_first_seat() -> Scenario:
+    s = Scenario("h_extra_card_first_seat", "seat 2 (first seat) gets an extra card after the deal; it is "
+                                            "taken back and becomes the flop burn")
+    s.setup().start().deal().card("seat2", "3s").expect("DEAL_EXTRA_CARD_FIRST_SEAT", 2, "preflop")
+    s.gone("seat2", "3s").preflop().flop().checks()
+    return s
+
+
+@scenario
+def h_too_many_cards() -> Scenario:
+    s = Scenario("h_too_many_cards", "two extra cards after the deal: misdeal")
+    s.setup().start().deal().card("seat2", "3s").expect("DEAL_EXTRA_CARD_FIRST_SEAT", 2, "preflop")
+    s.card("seat3", "Kh").expect("DEAL_TOO_MANY_CARDS", 3, "preflop")
+    return s
+
+
+@scenario
+def h_too_many_cards_dead() -> Scenario:
+    s = Scenario("h_too_many_cards_dead", "seat 4 is found with a third card after two actions: dead hand")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3s")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop")
+    s.act(2, "call", 100).act(3, "check")
+    return s
+
+
+@scenario
+def h_exposed_first() -> Scenario:
+    s = Scenario("h_exposed_first", "the first card of the deal is exposed: misdeal")
+    s.setup().start().card("seat2", "Ah").e("exposed", zone="seat2", card="Ah")
+    return s.expect("HOLE_CARD_EXPOSED_FIRST", 2, "deal")
+
+
+@scenario
+def h_exposed_multiple() -> Scenario:
+    s = Scenario("h_exposed_multiple", "two hole cards exposed during the deal: misdeal")
+    s.setup().start().card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs")
+    s.e("exposed", zone="seat4", card="Qs").expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.card("seat1", "2h").e("exposed", zone="seat1", card="2h")
+    s.expect("HOLE_CARDS_EXPOSED_MULTIPLE", 1, "deal")
+    return s
+
+
+@scenario
+def h_boxed_twice_in_deal() -> Scenario:
+    s = Scenario("h_boxed_twice_in_deal", "two cards found face up in the stub during the deal: misdeal")
+    s.setup().start().card("seat2", "Ah").e("exposed", zone="deck", card="9d")
+    s.expect("BOXED_CARD", None, "deal")
+    s.card("seat3", "7c").e("exposed", zone="deck", card="Ts")
+    return s.expect("HOLE_CARDS_EXPOSED_MULTIPLE", None, "deal")
+
+
+@scenario
+def h_dead_hand_absent() -> Scenario:
+    s = Scenario("h_dead_hand_absent", "seat 1 is away when the deal completes: its hand is dead")
+    s.setup().start().e("present", seat=1, present=False).deal()
+    s.expect("DEAD_HAND_ABSENT", 1, "deal")
+    s.act(4, "call", 100).act(2, "call", 100).act(3, "check")
+    return s
+
+
+# --- B: knock, burn and board -----------------------------------------------------------------------
+@scenario
+def b_knock_missing() -> Scenario:
+    s = Scenario("b_knock_missing", "the flop is burned and turned without a knock")
+    s.setup().start().deal().preflop().card("burn", "3s").card("board", "Kh").card("board", "8d")
+    s.card("board", "2c").expect("KNOCK_MISSING", None, "flop")
+    return s.checks()
+
+
+@scenario
+def b_knock_pause_short() -> Scenario:
+    s = Scenario("b_knock_pause_short", "the burn follows the knock after 0.3 s")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=0.3, zone="burn", card="3s")
+    s.expect("KNOCK_PAUSE_SHORT", None, "flop")
+    return s.card("board", "Kh").card("board", "8d").card("board", "2c").checks()
+
+
+def _flop_no_burn(s: Scenario) -> Scenario:
+    s.setup().start().deal().preflop().e("knock", dt=1.0)
+    return s.e("card", dt=1.0, zone="board", card="3s").card("board", "Kh").card("board", "8d")
+
+
+@scenario
+def b_burn_missing_flop() -> Scenario:
+    s = Scenario("b_burn_missing_flop", "cuca: flop without a burn; recalled, reshuffled, burn and new flop")
+    _flop_no_burn(s).expect("BURN_MISSING_FLOP", None, "flop")
+    s.gone("board", "3s").gone("board", "Kh").gone("board", "8d")
+    s.e("card", dt=1.0, zone="burn", card="2c").card("board", "Jh").card("board", "9c").card("board", "6h")
+    return s.checks()
+
+
+@scenario
+def b_burn_missing_flop_uesg() -> Scenario:
+    s = Scenario("b_burn_missing_flop_uesg", "uesg: flop without a burn, restored before any bet: the first "
+                                             "flop card becomes the burn, the next card completes the flop",
+                 profile="uesg")
+    _flop_no_burn(s).expect("BURN_MISSING_FLOP", None, "flop")
+    s.gone("board", "3s").card("burn", "3s").card("board", "2c")
+    return s.checks()
+
+
+@scenario
+def b_burn_missing_flop_stands() -> Scenario:
+    s = Scenario("b_burn_missing_flop_stands", "handbuch: flop without a burn noticed after two actions: "
+                                               "the flop stands", profile="handbuch")
+    _flop_no_burn(s).expect("BURN_MISSING_FLOP", None, "flop")
+    return s.checks().turn().checks()
+
+
+@scenario
+def b_burn_missing_turn() -> Scenario:
+    s = Scenario("b_burn_missing_turn", "turn without a burn: it becomes a face-up burn, a new turn follows")
+    s.setup().start().deal().preflop().flop().checks().e("knock", dt=1.0)
+    s.e("card", dt=1.0, zone="board", card="4s").expect("BURN_MISSING_TURN", None, "turn")
+    s.gone("board", "4s").card("burn", "4s").card("board", "Jh").checks()
+    return s.river().checks().expect("SHOWDOWN_ORDER", 2, "showdown")
+
+
+@scenario
+def b_burn_missing_river() -> Scenario:
+    s = Scenario("b_burn_missing_river", "river without a burn: it becomes a face-up burn, a new river "
+                                         "follows")
+    s.setup().start().deal().preflop().flop().checks().turn().checks().e("knock", dt=1.0)
+    s.e("card", dt=1.0, zone="board", card="5s").expect("BURN_MISSING_RIVER", None, "river")
+    s.gone("board", "5s").card("burn", "5s").card("board", "9c").checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown")
+
+
+@scenario
+def b_burn_missing_turn_not_corrected() -> Scenario:
+    s = Scenario("b_burn_missing_turn_not_corrected", "turn without a burn; the dealer burns and deals a "
+                                                      "second turn card instead of burning the first")
+    s.setup().start().deal().preflop().flop().checks().e("knock", dt=1.0)
+    s.e("card", dt=1.0, zone="board", card="4s").expect("BURN_MISSING_TURN", None, "turn")
+    s.card("burn", "Jh").card("board", "9c").expect("CORRECTION_NOT_FOLLOWED", None, "turn")
+    return s
+
+
+@scenario
+def b_burn_extra() -> Scenario:
+    s = Scenario("b_burn_extra", "two burn cards before the flop; one goes back on the stub and is the "
+                                 "turn's "
+                                 "burn")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s")
+    s.card("burn", "Kh").expect("BURN_EXTRA", None, "flop").gone("burn", "Kh")
+    s.card("board", "8d").card("board", "2c").card("board", "4s").checks()
+    s.street("Kh", "Jh").checks()
+    return s
+
+
+@scenario
+def b_burn_exposed() -> Scenario:
+    s = Scenario("b_burn_exposed", "the flop burn card is seen face up; no correction")
+    s.setup().start().deal().preflop().flop().e("exposed", zone="burn", card="3s")
+    return s.expect("BURN_EXPOSED", None, "flop").checks()
+
+
+def _four_card_flop(s: Scenario) -> Scenario:
+    s.setup().start().deal().preflop().flop().card("board", "4s")
+    return s.expect("FLOP_TOO_MANY_CARDS", None, "flop")
+
+
+@scenario
+def b_flop_four_cards_cuca() -> Scenario:
+    s = Scenario("b_flop_four_cards_cuca", "cuca: four-card flop; the flop goes back into the stub, "
+                                           "reshuffled, "
+                                           "a new flop without a new burn")
+    _four_card_flop(s)
+    for c in ("Kh", "8d", "2c", "4s"):
+        s.gone("board", c)
+    s.e("card", dt=1.0, zone="board", card="Jh").card("board", "9c").card("board", "6h")
+    return s.checks()
+
+
+@scenario
+def b_flop_four_cards_uesg_log_cuca() -> Scenario:
+    s = Scenario("b_flop_four_cards_uesg_log_cuca", "profile pair (log of b_flop_four_cards_uesg) under "
+                                                    "cuca: "
+                                                    "keeping three of the four cards is not cuca's "
+                                                    "correction")
+    _four_card_flop(s).gone("board", "4s").checks()
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    return s.street("4s", "Jh").checks()
+
+
+@scenario
+def b_flop_four_cards_uesg() -> Scenario:
+    s = Scenario("b_flop_four_cards_uesg", "uesg §7: the identifiable extra card (4s) goes back on the stub "
+                                           "and is the turn's burn", profile="uesg")
+    _four_card_flop(s).gone("board", "4s").checks()
+    return s.street("4s", "Jh").checks()
+
+
+@scenario
+def b_flop_four_cards_tda() -> Scenario:
+    s = Scenario("b_flop_four_cards_tda", "tda: the four cards are scrambled face down, the floor draws one "
+                                          "(Kh) as the turn burn, the rest is the flop", profile="tda")
+    _four_card_flop(s)
+    for c in ("Kh", "8d", "2c", "4s"):
+        s.gone("board", c)
+    s.card("board", "2c").card("board", "4s").card("board", "8d").checks()
+    return s.street("Kh", "Jh").checks()
+
+
+@scenario
+def b_flop_premature() -> Scenario:
+    s = Scenario("b_flop_premature", "flop turned while seats 2 and 3 still have to act preflop; "
+                                     "recalled and "
+                                     "redealt without a new burn")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold")
+    s.card("burn", "3s").card("board", "Kh").card("board", "8d").card("board", "2c")
+    s.expect("FLOP_PREMATURE", None, "preflop")
+    s.gone("board", "Kh").gone("board", "8d").gone("board", "2c").act(2, "call", 100).act(3, "check")
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Jh").card("board", "9c").card("board", "6h")
+    return s.checks()
+
+
+@scenario
+def b_flop_premature_new_burn() -> Scenario:
+    s = Scenario("b_flop_premature_new_burn", "flop premature; the dealer burns again before the new flop")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold")
+    s.card("burn", "3s").card("board", "Kh").card("board", "8d").card("board", "2c")
+    s.expect("FLOP_PREMATURE", None, "preflop")
+    s.gone("board", "Kh").gone("board", "8d").gone("board", "2c").act(2, "call", 100).act(3, "check")
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s")
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    return s.card("board", "Jh").card("board", "9c").card("board", "6h")
+
+
+@scenario
+def b_rabbit_hunt() -> Scenario:
+    s = Scenario("b_rabbit_hunt", "everyone folds to seat 2's flop bet; the dealer then shows the turn")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "fold").act(4, "fold")
+    s.expect("UNCALLED_BET", 2, "showdown")
+    s.e("knock", dt=1.0).card("board", "Jh").expect("RABBIT_HUNT", None, "between")
+    return s
+
+
+# --- L: hand lifecycle ------------------------------------------------------------------------------
+@scenario
+def l_misdeal_called() -> Scenario:
+    s = Scenario("l_misdeal_called", "the dealer presses misdeal during the deal; the redeal keeps button 1")
+    s.setup().start().card("seat2", "Ah").card("seat3", "7c").e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "deal")
+    return s.e("hand_start", dt=5.0).deal().preflop()
+
+
+@scenario
+def l_hole_card_in_muck() -> Scenario:
+    s = Scenario("l_hole_card_in_muck", "seat 4's hole card reaches the muck while seat 2 is to act")
+    s.setup().start().deal().preflop().flop().gone("seat4", "Qs").card("muck", "Qs")
+    s.expect("HOLE_CARD_IN_MUCK", 4, "flop")
+    return s.act(2, "check").act(3, "check")
+
+
+@scenario
+def l_action_after_fold() -> Scenario:
+    s = Scenario("l_action_after_fold", "seat 4 pushes its cards forward out of turn and seat 3 acts on it")
+    s.setup().start().deal().preflop().flop().act(2, "check")
+    s.gone("seat4", "Qs").gone("seat4", "Js").act(3, "bet", 200)
+    return s.expect("ACTION_AFTER_FOLD", 4, "flop")
+
+
+@scenario
+def l_floor_called() -> Scenario:
+    s = Scenario("l_floor_called", "the dealer calls the floor during the flop")
+    s.setup().start().deal().preflop().flop().e("console", button="floor")
+    return s.expect("FLOOR_CALLED", None, "flop")
+
+
+# --- A: blinds and button ---------------------------------------------------------------------------
+@scenario
+def a_blind_wrong() -> Scenario:
+    s = Scenario("a_blind_wrong", "seat 2 posts 100 as the small blind at level 50/100")
+    s.setup().start(blinds=False).e("chips", seat=2, amount=100).e("chips", seat=3, amount=100)
+    return s.deal().expect("BLIND_WRONG", 2, "deal")
+
+
+@scenario
+def a_button_wrong() -> Scenario:
+    s = Scenario("a_button_wrong", "after hand 1 (button 1) the dealer puts the button on seat 3 instead "
+                                   "of 2; "
+                                   "dealing from it sends the first card to the wrong seat")
+    s.setup().start().deal().act(4, "fold").act(1, "fold").act(2, "fold")
+    s.expect("UNCALLED_BET", 3, "showdown")
+    s.e("hand_start", dt=5.0, button=3).expect("POT_AWARD", 3, "showdown").expect("BUTTON_WRONG", 3, "deal")
+    s.card("seat4", "Ah").expect("DEAL_WRONG_FIRST_SEAT", 4, "deal")
+    return s
+
+
+# --- profile pair: cuca and handbuch on the same log (001 §8.2 vs 000 §3.1) -------------------------
+def _short_all_in(s: Scenario) -> Scenario:
+    for seat, stack in ((1, 10000), (2, 10000), (3, 600), (4, 10000)):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+    s.e("level", sb=50, bb=100, ante=0).start().deal().preflop().flop()
+    return s.act(2, "bet", 300).act(3, "allin", 500).act(4, "call", 500).act(2, "raise", 1000)
+
+
+@scenario
+def pair_allin_reopen_cuca() -> Scenario:
+    s = Scenario("pair_allin_reopen_cuca", "cuca 001 §8.2: an all-in raise of 200 over a 300 bet reaches "
+                                           "half "
+                                           "a raise, so it reopens the betting: seat 2 may re-raise")
+    return _short_all_in(s)
+
+
+@scenario
+def pair_allin_reopen_handbuch() -> Scenario:
+    s = Scenario("pair_allin_reopen_handbuch", "handbuch 000 §3.1, same log: an all-in short of a full raise "
+                                               "does not reopen; seat 2's re-raise is not allowed",
+                 profile="handbuch")
+    return _short_all_in(s).expect("RAISE_NOT_REOPENED", 2, "flop")
+
+
+# --- 001 §8.2 examples 1-3 (all-in bet/raise), amounts x100: A = seat 2, B = seat 3 (all-in), C = seat 4
+def _example_8_2(s: Scenario) -> Scenario:
+    for seat, stack in ((1, 10000), (2, 10000), (3, 500), (4, 10000)):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+    s.e("level", sb=50, bb=100, ante=0).start().deal().preflop().flop()
+    s.act(2, "bet", 300).act(3, "allin", 400)
+    return s.expect("ALL_IN_AS_CALL", 3, "flop")
+
+
+@scenario
+def a_001_8_2_example_1() -> Scenario:
+    s = Scenario("a_001_8_2_example_1", "001 §8.2 example 1: A bets 3, B all-in 4; C may raise to 7 (by the "
+                                        "unchanged 3)")
+    _example_8_2(s).act(4, "raise", 700).act(2, "call", 700)
+    return s
+
+
+@scenario
+def a_001_8_2_example_2() -> Scenario:
+    s = Scenario("a_001_8_2_example_2", "001 §8.2 example 2: A bets 3, B all-in 4, C calls 4: A may not "
+                                        "raise (B's all-in counts as a call)")
+    _example_8_2(s).act(4, "call", 400).act(2, "raise", 800)
+    return s.expect("RAISE_NOT_REOPENED", 2, "flop")
+
+
+@scenario
+def a_001_8_2_example_3() -> Scenario:
+    s = Scenario("a_001_8_2_example_3", "001 §8.2 example 3: A bets 3, B all-in 4, C raises to 7: A may "
+                                        "re-raise to 10")
+    _example_8_2(s).act(4, "raise", 700).act(2, "raise", 1000).act(4, "call", 1000)
+    return s
+
+
+def main() -> None:
+    for old in HERE.glob("*.jsonl"):
+        old.unlink()
+    for fn in SCENARIOS.values():
+        fn().write()
+    print(f"wrote {len(SCENARIOS)} scenarios to {HERE}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""Golden scenarios: replay each <name>.jsonl here and compare its alerts with <name>.expected.jsonl."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from controller.core.alerts import Alert
+from controller.core.engine import Engine
+from controller.core.eventlog import read_events
+from controller.core.profiles import get_profile
+
+HERE = Path(__file__).resolve().parent
+LOGS = sorted(p for p in HERE.glob("*.jsonl") if not p.name.endswith(".expected.jsonl"))
+
+
+def replay(log: Path, profile: str) -> list[Alert]:
+    prof = get_profile(profile)
+    engine = Engine(table="t1", profile=prof)
+    alerts: list[Alert] = []
+    with log.open(encoding="utf-8") as fh:
+        for _line, event in read_events(fh, max_seat=prof.max_seats):
+            alerts += [o for o in engine.feed(event) if isinstance(o, Alert)]
+    return alerts
+
+
+def expected(log: Path) -> tuple[str, list[dict[str, object]]]:
+    lines = log.with_suffix("").with_suffix(".expected.jsonl").read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    return head["profile"], [json.loads(x) for x in lines[1:] if x.strip()]
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
+def test_scenario(log: Path) -> None:
+    profile, want = expected(log)
+    got = [{"code": a.code, "seat": a.seat, "street": a.street} for a in replay(log, profile)]
+    assert got == want, "\n".join(f"{a.code} seat={a.seat} {a.street}" for a in replay(log, profile))
+
+
+def test_every_scenario_has_expectations() -> None:
+    assert len(LOGS) >= 2
+    for log in LOGS:
+        assert log.with_suffix("").with_suffix(".expected.jsonl").exists(), log.name
