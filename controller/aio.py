@@ -38,3 +38,14 @@ async def cancel_firmly(aw: Awaitable[None], retry_s: float = 0.5) -> None:
             await asyncio.wait({inner}, timeout=retry_s)
         raise
     inner.result()  # re-raise the task's own exception
+
+
+def raise_if_cancelling() -> None:
+    """Re-raise a cancellation of the current task that an except clause has turned into another error.
+
+    Libraries may replace a CancelledError (aiomqtt's `__aexit__` raises MqttError when the disconnect
+    it awaits times out); a reconnect loop that treats that error as a broken link never stops.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError

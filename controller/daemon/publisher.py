@@ -22,6 +22,7 @@ from typing import Any
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
+from controller.aio import raise_if_cancelling
 from controller.config import MqttConfig
 from controller.daemon.outbox import Outbox
 from controller.errors import UsageError
@@ -149,6 +150,9 @@ class Publisher:
             finally:
                 self.connected = False
                 self.connected_since = None
+            # aiomqtt's __aexit__ can turn our cancellation into MqttError (disconnect timeout, seen
+            # with TLS under load); reconnecting then kept the daemon from stopping.
+            raise_if_cancelling()
             if error is not None:
                 self._failed(error)
             await asyncio.sleep(next(delays))

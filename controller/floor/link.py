@@ -16,6 +16,7 @@ from typing import Any
 
 import aiomqtt
 
+from controller.aio import raise_if_cancelling
 from controller.floor.config import BrokerConfig
 from controller.floor.errors import StoreError
 from controller.floor.ingest import KINDS, Ingest
@@ -90,6 +91,7 @@ class BrokerLink:
                 self.last_error = "; ".join(str(e) for e in group.exceptions)
                 log.error("floor: store failed, reconnecting to get the message again: %s", self.last_error)
             self._set_connected(False)
+            raise_if_cancelling()  # a cancellation that aiomqtt reported as MqttError: stop, not retry
             if time.monotonic() - started > 30:
                 delay = self._cfg.backoff_initial  # it was a working connection: start the backoff afresh
             # Jitter, so that many clients do not hammer a restarted broker in lock-step.
