@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 async def wait_event(event: asyncio.Event, timeout: float) -> bool:
@@ -23,11 +26,15 @@ async def wait_event(event: asyncio.Event, timeout: float) -> bool:
     return bool(done)
 
 
-async def cancel_firmly(aw: Awaitable[None], retry_s: float = 0.5) -> None:
-    """Run `aw`; when cancelled, cancel it again every `retry_s` until it has really stopped.
+async def cancel_firmly(aw: Awaitable[T], retry_s: float = 0.5) -> T:
+    """Run `aw` in its own task and return its result; when cancelled, cancel it again every `retry_s`
+    until it has really stopped, then raise CancelledError whatever the task ended with.
 
     A task group cancels each task once; a task that swallowed that cancellation (3.11 wait_for, also
-    inside libraries) would keep the daemon from ever shutting down.
+    inside libraries) would keep the daemon from ever shutting down. A task that turned it into a result
+    or another error (aiomqtt's `__aexit__` raises MqttError when the disconnect it awaits times out)
+    must not make a reconnect loop around it go on: the loop runs each attempt through this, so the
+    cancellation reaches the loop itself.
     """
     inner = asyncio.ensure_future(aw)
     try:
@@ -36,16 +43,8 @@ async def cancel_firmly(aw: Awaitable[None], retry_s: float = 0.5) -> None:
         while not inner.done():
             inner.cancel()
             await asyncio.wait({inner}, timeout=retry_s)
+        if not inner.cancelled():
+            inner.exception()  # retrieved: the cancellation is what we report
         raise
-    inner.result()  # re-raise the task's own exception
+    return inner.result()  # or re-raise the task's own exception
 
-
-def raise_if_cancelling() -> None:
-    """Re-raise a cancellation of the current task that an except clause has turned into another error.
-
-    Libraries may replace a CancelledError (aiomqtt's `__aexit__` raises MqttError when the disconnect
-    it awaits times out); a reconnect loop that treats that error as a broken link never stops.
-    """
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError

@@ -73,3 +73,33 @@ def test_cancel_firmly_passes_the_task_exception_on() -> None:
 
     with pytest.raises(ValueError):
         asyncio.run(cancel_firmly(boom()))
+
+
+def test_cancel_firmly_returns_the_result() -> None:
+    async def seven() -> int:
+        return 7
+
+    assert asyncio.run(cancel_firmly(seven())) == 7
+
+
+def test_cancel_firmly_reports_a_cancellation_the_task_turned_into_a_result() -> None:
+    """A reconnect loop must stop even if one attempt converts its cancellation (aiomqtt's __aexit__)."""
+    async def main() -> bool:
+        async def converts() -> str:
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                return "disconnect timed out"  # as if the cancellation were a broken link
+            return "ended"
+
+        async def reconnect_loop() -> None:
+            while True:
+                await cancel_firmly(converts())
+
+        task = asyncio.create_task(reconnect_loop())
+        await asyncio.sleep(0.01)
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=2)
+        return bool(done) and task.cancelled()
+
+    assert asyncio.run(main())

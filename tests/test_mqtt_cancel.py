@@ -1,4 +1,4 @@
-"""The daemon's publisher and the floor's broker link stop when cancelled, even if aiomqtt turns the cancellation into an MQTT error.
+"""MQTT reconnect loops (daemon publisher, floor link) stop when cancelled, even via an MqttError.
 
 Regression for a CI hang: with TLS under load, aiomqtt's `__aexit__` timed out waiting for the
 broker's goodbye and raised MqttError in place of the CancelledError; the publisher took that for a
@@ -8,9 +8,9 @@ broken link and reconnected, so the daemon never finished shutting down. The flo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from types import TracebackType
-from collections.abc import Callable, Coroutine
 from typing import Any
 
 import aiomqtt

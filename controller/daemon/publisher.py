@@ -22,7 +22,7 @@ from typing import Any
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
-from controller.aio import raise_if_cancelling
+from controller.aio import cancel_firmly
 from controller.config import MqttConfig
 from controller.daemon.outbox import Outbox
 from controller.errors import UsageError
@@ -105,6 +105,7 @@ class Publisher:
         self.on_connected = on_connected
         self.credentials = credentials
         self._rng = random.Random(seed)
+        self._delays = backoff_delays(cfg.backoff_min_s, cfg.backoff_max_s, self._rng)
         self.connected = False
         self.connects = 0
         self.failures = 0
@@ -136,26 +137,30 @@ class Publisher:
             logger=log)
 
     async def run(self) -> None:
-        delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
+        self._delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
         while True:
-            error: aiomqtt.MqttError | None = None
-            try:
-                async with self._client() as client:
-                    delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
-                    await self._session(client)
-            except* aiomqtt.MqttError as group:
-                error = group.exceptions[0]  # type: ignore[assignment]
-            except* OSError as group:  # TLS handshake and socket errors that aiomqtt did not wrap
-                error = aiomqtt.MqttError(str(group.exceptions[0]))
-            finally:
-                self.connected = False
-                self.connected_since = None
-            # aiomqtt's __aexit__ can turn our cancellation into MqttError (disconnect timeout, seen
-            # with TLS under load); reconnecting then kept the daemon from stopping.
-            raise_if_cancelling()
+            # Each connection runs in its own task: aiomqtt's __aexit__ can turn our cancellation into
+            # MqttError (disconnect timeout, seen with TLS under load), and this loop must still stop.
+            error = await cancel_firmly(self._connection())
             if error is not None:
                 self._failed(error)
-            await asyncio.sleep(next(delays))
+            await asyncio.sleep(next(self._delays))
+
+    async def _connection(self) -> aiomqtt.MqttError | None:
+        """One connection from connect to loss; the error that ended it."""
+        error: aiomqtt.MqttError | None = None
+        try:
+            async with self._client() as client:
+                self._delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
+                await self._session(client)
+        except* aiomqtt.MqttError as group:
+            error = group.exceptions[0]  # type: ignore[assignment]
+        except* OSError as group:  # TLS handshake and socket errors that aiomqtt did not wrap
+            error = aiomqtt.MqttError(str(group.exceptions[0]))
+        finally:
+            self.connected = False
+            self.connected_since = None
+        return error
 
     def _failed(self, error: aiomqtt.MqttError) -> None:
         self.failures += 1

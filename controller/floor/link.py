@@ -16,7 +16,7 @@ from typing import Any
 
 import aiomqtt
 
-from controller.aio import raise_if_cancelling
+from controller.aio import cancel_firmly
 from controller.floor.config import BrokerConfig
 from controller.floor.errors import StoreError
 from controller.floor.ingest import KINDS, Ingest
@@ -74,29 +74,35 @@ class BrokerLink:
         delay = self._cfg.backoff_initial
         while True:
             started = time.monotonic()
-            try:
-                async with self._client() as client:
-                    self._set_connected(True)
-                    for kind in KINDS:
-                        await client.subscribe(f"{self._cfg.prefix}/+/{kind}", qos=1)
-                    async with asyncio.TaskGroup() as tg:
-                        tg.create_task(self._consume(client), name="floor-consume")
-                        tg.create_task(self._pump_acks(client), name="floor-acks")
-            except* aiomqtt.MqttError as group:
-                self.last_error = "; ".join(str(e) for e in group.exceptions)
-                log.warning("floor: broker %s:%s: %s", self._cfg.host, self._cfg.port, self.last_error)
-            except* StoreError as group:
-                # The message that failed was not acknowledged: disconnecting makes the broker keep it
-                # for us, and it comes again once the store is back.
-                self.last_error = "; ".join(str(e) for e in group.exceptions)
-                log.error("floor: store failed, reconnecting to get the message again: %s", self.last_error)
-            self._set_connected(False)
-            raise_if_cancelling()  # a cancellation that aiomqtt reported as MqttError: stop, not retry
+            # Each connection in its own task: a cancellation that aiomqtt reports as MqttError (disconnect
+            # timeout) still stops this loop instead of starting a reconnect.
+            await cancel_firmly(self._connection())
             if time.monotonic() - started > 30:
                 delay = self._cfg.backoff_initial  # it was a working connection: start the backoff afresh
             # Jitter, so that many clients do not hammer a restarted broker in lock-step.
             await asyncio.sleep(delay * random.uniform(0.5, 1.0))
             delay = min(delay * 2, self._cfg.backoff_max)
+
+    async def _connection(self) -> None:
+        """One connection from connect to loss (the loss is logged, not raised)."""
+        try:
+            async with self._client() as client:
+                self._set_connected(True)
+                for kind in KINDS:
+                    await client.subscribe(f"{self._cfg.prefix}/+/{kind}", qos=1)
+                async with asyncio.TaskGroup() as tg:
+                    tg.create_task(self._consume(client), name="floor-consume")
+                    tg.create_task(self._pump_acks(client), name="floor-acks")
+        except* aiomqtt.MqttError as group:
+            self.last_error = "; ".join(str(e) for e in group.exceptions)
+            log.warning("floor: broker %s:%s: %s", self._cfg.host, self._cfg.port, self.last_error)
+        except* StoreError as group:
+            # The message that failed was not acknowledged: disconnecting makes the broker keep it
+            # for us, and it comes again once the store is back.
+            self.last_error = "; ".join(str(e) for e in group.exceptions)
+            log.error("floor: store failed, reconnecting to get the message again: %s", self.last_error)
+        finally:
+            self._set_connected(False)
 
     def _set_connected(self, up: bool) -> None:
         if up == self.connected:

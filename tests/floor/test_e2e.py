@@ -68,6 +68,7 @@ def _login(page: Any, base: str, user: str = "anna") -> None:
     page.fill("#password", PASSWORDS[user])
     page.click("#login-btn")
     page.wait_for_selector("#conn.on", timeout=5000)
+    page.wait_for_function("() => window.cardtable.snapshots >= 1", timeout=5000)  # the page is caught up
 
 
 def _wait_alerts(page: Any, keys: list[str], timeout: float = 5.0) -> dict[str, float]:
