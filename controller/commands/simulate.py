@@ -153,6 +153,7 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
 
     async def finish() -> None:
         await driver.finished.wait()
+        daemon.end_session()  # the last hand's summary goes out now, not at a hand_start that never comes
         if daemon.publisher is not None:  # give the outbox a chance to drain (the broker may be away)
             deadline = time.monotonic() + args.drain
             while daemon.outbox.pending_count() and time.monotonic() < deadline:
@@ -170,6 +171,7 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
         from controller.daemon.journal import iter_journal
         engine = Engine(table=args.table, profile=daemon.profile)
         outs = [o for e in iter_journal(daemon.session.path) for o in engine.feed(e)]
+        outs += engine.finish(engine.last_t)  # as end_session did for the live run
         alerts = [o for o in outs if isinstance(o, Alert)]
     result = score(driver.played, alerts)
     pending = left["pending"]

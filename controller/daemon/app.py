@@ -43,9 +43,11 @@ def alert_message(alert: Alert) -> Message:
     return Message(key=f"alert:{alert.id}", topic="alerts", payload=alert.dumps().encode())
 
 
-def hand_message(table: str, summary: HandSummary) -> Message:
+def hand_message(table: str, session: str, summary: HandSummary) -> Message:
     body = {"type": "hand", "table": table, "hand": summary.hand, "t": summary.t, **summary.payload}
-    return Message(key=f"hand:{summary.hand}:{summary.t}", topic="hands",
+    # One summary per hand of a session: a hand settled at the end of a run (end_session) and again by the
+    # next hand_start after that session is resumed goes out once.
+    return Message(key=f"hand:{session}:{summary.hand}", topic="hands",
                    payload=json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
 
 
@@ -157,7 +159,7 @@ class Daemon:
                 self.alerts += 1
                 msgs.append(alert_message(out))
             elif isinstance(out, HandSummary):
-                msgs.append(hand_message(self.cfg.table.id, out))
+                msgs.append(hand_message(self.cfg.table.id, self.session.name, out))
         try:
             public = self.engine.public_state()
         except Exception:  # same containment as _feed; the last good state stays published
@@ -169,6 +171,19 @@ class Daemon:
             self._last_state = state
             msgs.append(Message(key="state", topic="state", payload=state, retain=True))
         self.outbox.record(msgs, session=self.session.name, event_seq=seq)
+
+    def end_session(self) -> list[Outcome]:
+        """The run is over (simulate played its last hand): settle the last hand now and publish its summary
+        and findings, as `cardtable replay` does at the end of a journal, instead of at a next hand_start
+        that never comes. Not for a daemon being restarted: its hand may go on after the restart."""
+        while not self.queue.empty():
+            self.process(self.queue.get_nowait())
+        finish = getattr(self.engine, "finish", None)  # transport tests' stand-in engines have none
+        outcomes: list[Outcome] = finish(self.journal.last_t) if finish is not None else []
+        self._record(self.events, outcomes)
+        for obs in self.observers:
+            obs(None, outcomes)
+        return outcomes
 
     def raise_health(self, alert: Alert) -> None:
         self.outbox.record([alert_message(alert)])

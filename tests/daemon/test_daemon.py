@@ -19,6 +19,8 @@ from controller.daemon.outbox import Outbox
 from tests.daemon.broker import Broker, Subscriber, free_port
 from tests.daemon.fakes import KnockEngine, ListSource, knocks
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def config(tmp: Path, port: int, **extra: Any) -> Config:
     data: dict[str, Any] = {"state_dir": str(tmp / "state"),
@@ -232,3 +234,32 @@ def test_core_exception_is_contained_as_a_health_alert(tmp_path: Path) -> None:
     assert d.events == 6  # it kept going
     d.journal.close()
     d.outbox.close()
+
+
+def test_end_session_publishes_the_last_hand_once_even_if_the_session_resumes(tmp_path: Path) -> None:
+    """simulate ends its run with end_session(): the last hand's summary goes out then, not at a next
+    hand_start. If that session is resumed later, the hand_start that closes the hand again must not
+    publish a second summary for it (the outbox key is session + hand)."""
+    from controller.core.eventlog import parse_line
+    from controller.core.events import HandStart
+
+    lines = (ROOT / "config" / "examples" / "basic.jsonl").read_text().splitlines()
+    events = [parse_line(text, line=i) for i, text in enumerate(lines, start=1) if text.strip()]
+    cfg = config(tmp_path, 1)
+
+    def hands_topic(outbox: Outbox) -> list[int]:
+        return [json.loads(r.payload)["hand"] for r in outbox.pending(10_000) if r.topic == "hands"]
+
+    first = Daemon(cfg, publish=False)
+    for ev in events:
+        first.process(ev)
+    assert hands_topic(first.outbox) == []  # the hand is still open: nothing has closed it
+    first.end_session()
+    assert hands_topic(first.outbox) == [1]
+    first.journal.close()
+    first.outbox.close()
+
+    resumed = Daemon(cfg, publish=False)  # same state dir: the session resumes from its journal
+    assert resumed.recovered == len(events)
+    resumed.process(HandStart(t=events[-1].t + 5))
+    assert hands_topic(resumed.outbox) == [1]

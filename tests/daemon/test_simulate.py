@@ -116,7 +116,8 @@ def test_broker_url_with_credentials(tmp_path: Path) -> None:
     broker = Broker(tmp_path, passwords={"sim": "s3cret", "floor": "f"})
     broker.start()
     try:
-        sub = Subscriber(broker.port, ["cardtable/sim/alerts"], username="floor", password="f")
+        sub = Subscriber(broker.port, ["cardtable/sim/alerts", "cardtable/sim/hands"], username="floor",
+                         password="f")
         res = simulate("--hands", "3", "--direct", "--json", "--broker",
                        f"mqtt://sim:s3cret@127.0.0.1:{broker.port}")
         assert res.returncode == 0, res.stderr
@@ -124,6 +125,8 @@ def test_broker_url_with_credentials(tmp_path: Path) -> None:
         assert summary["unpublished"] == 0 and summary["published"] > 0
         time.sleep(0.3)
         assert len(sub.on("/alerts")) == sum(summary["alerts"].values())
+        # Every hand's summary, the last one included (it used to wait for a hand_start that never came).
+        assert [json.loads(p)["hand"] for p in sub.on("/hands")] == [1, 2, 3]
         sub.close()
     finally:
         broker.stop()
