@@ -171,7 +171,6 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
         from controller.daemon.journal import iter_journal
         engine = Engine(table=args.table, profile=daemon.profile)
         outs = [o for e in iter_journal(daemon.session.path) for o in engine.feed(e)]
-        outs += engine.finish(engine.last_t)  # as end_session did for the live run
         alerts = [o for o in outs if isinstance(o, Alert)]
     result = score(driver.played, alerts)
     pending = left["pending"]

@@ -24,6 +24,7 @@ from controller.core.events import (
     LevelEvent,
     PresentEvent,
     SeatEvent,
+    SessionEnd,
 )
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
@@ -78,7 +79,7 @@ class Engine:
             HandStart: self._on_hand_start, CardSeen: self._on_card, CardGone: self._on_card,
             Exposed: self._on_card, Knock: self._on_knock, ActionEvent: self._on_betting,
             ChipsEvent: self._on_betting, PresentEvent: self._on_present, ConsoleEvent: self._on_console,
-            BoardCountEvent: self._on_board_count,
+            BoardCountEvent: self._on_board_count, SessionEnd: self._on_session_end,
         }
 
     @property
@@ -101,6 +102,9 @@ class Engine:
             self.stats["internal_errors"] += 1
             return self._bad(event.t, f"internal error while applying a {event.TYPE} event "
                                       f"({type(exc).__name__}: {exc}); please report it with the event log")
+
+    def _on_session_end(self, ev: SessionEnd) -> list[Outcome]:
+        return self._close_hand(ev.t)
 
     def finish(self, t: float) -> list[Outcome]:
         """Settle the last hand (end of a session); the next hand_start does this otherwise."""

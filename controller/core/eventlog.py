@@ -139,7 +139,7 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
         return {"button": button}
     if kind in ("card", "card_gone", "exposed"):
         return _card_ref(obj, max_seat, unread_ok=kind == "exposed")
-    if kind == "knock":
+    if kind in ("knock", "session_end"):
         return {}
     if kind in ("action", "chips", "present"):
         seat = _req_int(obj, "seat", minimum=1)

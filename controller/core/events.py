@@ -130,6 +130,15 @@ class BoardCountEvent(BaseEvent):
     count: int
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionEnd(BaseEvent):
+    """Extension: the session is over (simulate's last hand played, a table closed for the night). The
+    last hand is settled now, as the next `hand_start` would; the journal records it so that a replay
+    raises the same alerts and summary."""
+
+    TYPE: ClassVar[str] = "session_end"
+
+
 Event: TypeAlias = (
     SeatEvent
     | DeckEvent
@@ -144,6 +153,7 @@ Event: TypeAlias = (
     | PresentEvent
     | ConsoleEvent
     | BoardCountEvent
+    | SessionEnd
 )
 
 EVENT_TYPES: dict[str, type[BaseEvent]] = {
@@ -162,5 +172,6 @@ EVENT_TYPES: dict[str, type[BaseEvent]] = {
         PresentEvent,
         ConsoleEvent,
         BoardCountEvent,
+        SessionEnd,
     )
 }

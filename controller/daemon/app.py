@@ -21,7 +21,7 @@ from controller.aio import cancel_firmly
 from controller.config import Config, load_deck
 from controller.core.alerts import Alert
 from controller.core.engine import Engine, HandSummary, Outcome
-from controller.core.events import DeckEvent, Event
+from controller.core.events import DeckEvent, Event, SessionEnd
 from controller.core.profiles import PROFILES, with_overrides
 from controller.daemon import sdnotify
 from controller.daemon.health import Health
@@ -173,17 +173,12 @@ class Daemon:
         self.outbox.record(msgs, session=self.session.name, event_seq=seq)
 
     def end_session(self) -> list[Outcome]:
-        """The run is over (simulate played its last hand): settle the last hand now and publish its summary
-        and findings, as `cardtable replay` does at the end of a journal, instead of at a next hand_start
-        that never comes. Not for a daemon being restarted: its hand may go on after the restart."""
+        """The run is over (simulate played its last hand): journal a `session_end`, which settles the last
+        hand now and publishes its summary and findings instead of at a next hand_start that never comes;
+        a replay of the journal gives the same. Not for a daemon being restarted: its hand goes on after."""
         while not self.queue.empty():
             self.process(self.queue.get_nowait())
-        finish = getattr(self.engine, "finish", None)  # transport tests' stand-in engines have none
-        outcomes: list[Outcome] = finish(self.journal.last_t) if finish is not None else []
-        self._record(self.events, outcomes)
-        for obs in self.observers:
-            obs(None, outcomes)
-        return outcomes
+        return self.process(SessionEnd(t=self.clock(), source="daemon"))
 
     def raise_health(self, alert: Alert) -> None:
         self.outbox.record([alert_message(alert)])

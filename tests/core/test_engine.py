@@ -28,6 +28,7 @@ from controller.core.events import (
     LevelEvent,
     PresentEvent,
     SeatEvent,
+    SessionEnd,
 )
 from controller.core.profiles import get_profile
 
@@ -90,6 +91,18 @@ def full_hand(r: Run) -> Run:
     r(Exposed, zone="seat2", card="Ah")
     r(Exposed, zone="seat2", card="Kd")
     return r
+
+
+def test_session_end_settles_the_last_hand_once() -> None:
+    """session_end (extension) closes the last hand as a hand_start would: award and summary now, and the
+    next hand_start of a resumed session does not close it a second time."""
+    r = full_hand(Run())
+    assert r.summaries == [] and "POT_AWARD" not in r.codes()
+    r(SessionEnd)
+    assert [s.hand for s in r.summaries] == [1] and r.codes().count("POT_AWARD") == 1
+    r(SessionEnd)  # a second end changes nothing
+    r(HandStart)
+    assert [s.hand for s in r.summaries] == [1] and r.codes().count("POT_AWARD") == 1
 
 
 # --- bad input, live -------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ GOOD = [
     {"t": 8.0, "type": "console", "button": "deck_check_done"},
     {"t": 8.0, "type": "knock", "source": "tap"},
     {"t": 9.0, "type": "board_count", "zone": "board", "count": 3, "source": "camera"},
+    {"t": 10.0, "type": "session_end", "source": "daemon"},
 ]
 
 

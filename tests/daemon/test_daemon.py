@@ -260,6 +260,6 @@ def test_end_session_publishes_the_last_hand_once_even_if_the_session_resumes(tm
     first.outbox.close()
 
     resumed = Daemon(cfg, publish=False)  # same state dir: the session resumes from its journal
-    assert resumed.recovered == len(events)
+    assert resumed.recovered == len(events) + 1  # the session_end is in the journal
     resumed.process(HandStart(t=events[-1].t + 5))
     assert hands_topic(resumed.outbox) == [1]
