@@ -47,4 +47,3 @@ async def cancel_firmly(aw: Awaitable[T], retry_s: float = 0.5) -> T:
             inner.exception()  # retrieved: the cancellation is what we report
         raise
     return inner.result()  # or re-raise the task's own exception
-

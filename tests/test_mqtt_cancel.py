@@ -1,8 +1,9 @@
 """MQTT reconnect loops (daemon publisher, floor link) stop when cancelled, even via an MqttError.
 
-Regression for a CI hang: with TLS under load, aiomqtt's `__aexit__` timed out waiting for the
-broker's goodbye and raised MqttError in place of the CancelledError; the publisher took that for a
-broken link and reconnected, so the daemon never finished shutting down. The floor's link had the same loop.
+Regression for the likely cause of a CI hang (tests/daemon/test_tls.py, not reproduced in 25 runs since):
+aiomqtt's `__aexit__` waits for the broker's goodbye with a timeout and raises MqttError in place of the
+CancelledError when it expires; the publisher took that for a broken link and reconnected, so the daemon
+never finished shutting down. The floor's link had the same loop.
 """
 
 from __future__ import annotations

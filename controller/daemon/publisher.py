@@ -140,7 +140,8 @@ class Publisher:
         self._delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
         while True:
             # Each connection runs in its own task: aiomqtt's __aexit__ can turn our cancellation into
-            # MqttError (disconnect timeout, seen with TLS under load), and this loop must still stop.
+            # MqttError (disconnect timeout; the likely cause of a CI hang of the TLS test), and this loop
+            # must still stop.
             error = await cancel_firmly(self._connection())
             if error is not None:
                 self._failed(error)

@@ -94,8 +94,8 @@ async def _connect_as_sim(pub: Publisher) -> None:
 def test_alerts_in_the_snapshot_count_as_shown(broker: Broker, browser: Any, loop: LoopThread,
                                                tmp_path: Path) -> None:
     """An alert that reached the store before the page's snapshot is drawn from the snapshot; its live
-    event is then a duplicate. The page must still record it as shown (the CI burst test timed out when the
-    first alerts of a burst raced the snapshot)."""
+    event is then a duplicate. The page must still record it as shown (the likely reason the CI burst
+    test timed out: the first alerts of a burst raced the snapshot)."""
     svc = _start_service(loop, make_config({"sqlite": str(tmp_path / "floor.sqlite3")}, broker.port))
     pub = Publisher(broker.port)
     page = browser.new_page()

@@ -325,7 +325,7 @@ function connect() {
     setBroker(d.broker);
     renderTables(); renderFeed(); fillCodes();
     // An alert that reached the store before this page's snapshot is drawn here, and its live event is then
-    // a duplicate: it counts as shown now (the burst test missed such alerts on a slow machine).
+    // a duplicate: it counts as shown now (likely why the burst test missed alerts on the CI machine).
     const now = Date.now();
     for (const k of S.alerts.keys()) if (!(k in window.cardtable.shown)) window.cardtable.shown[k] = now;
     window.cardtable.snapshots += 1;
