@@ -176,9 +176,13 @@ class Daemon:
         """The run is over (simulate played its last hand): journal a `session_end`, which settles the last
         hand now and publishes its summary and findings instead of at a next hand_start that never comes;
         a replay of the journal gives the same. Not for a daemon being restarted: its hand goes on after."""
+        self._drain_queue()
+        return self.process(SessionEnd(t=self.clock(), source="daemon"))
+
+    def _drain_queue(self) -> None:
+        """Journal and process what the sources already reported (before a stop or a session end)."""
         while not self.queue.empty():
             self.process(self.queue.get_nowait())
-        return self.process(SessionEnd(t=self.clock(), source="daemon"))
 
     def raise_health(self, alert: Alert) -> None:
         self.outbox.record([alert_message(alert)])
@@ -212,8 +216,7 @@ class Daemon:
 
     async def _stopper(self, stop: asyncio.Event) -> None:
         await stop.wait()
-        while not self.queue.empty():  # what the sources already reported still gets journaled
-            self.process(self.queue.get_nowait())
+        self._drain_queue()
         raise _Stop
 
     async def run(self, sources: Sequence[Source] = (), *, stop: asyncio.Event | None = None) -> None:

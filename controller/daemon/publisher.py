@@ -105,7 +105,7 @@ class Publisher:
         self.on_connected = on_connected
         self.credentials = credentials
         self._rng = random.Random(seed)
-        self._delays = backoff_delays(cfg.backoff_min_s, cfg.backoff_max_s, self._rng)
+        self._delays = self._fresh_delays()
         self.connected = False
         self.connects = 0
         self.failures = 0
@@ -136,8 +136,10 @@ class Publisher:
             keepalive=self.cfg.keepalive_s, timeout=self.cfg.publish_timeout_s, clean_session=True,
             logger=log)
 
+    def _fresh_delays(self) -> Any:
+        return backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
+
     async def run(self) -> None:
-        self._delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
         while True:
             # Each connection runs in its own task: aiomqtt's __aexit__ can turn our cancellation into
             # MqttError (disconnect timeout; the likely cause of a CI hang of the TLS test), and this loop
@@ -152,7 +154,7 @@ class Publisher:
         error: aiomqtt.MqttError | None = None
         try:
             async with self._client() as client:
-                self._delays = backoff_delays(self.cfg.backoff_min_s, self.cfg.backoff_max_s, self._rng)
+                self._delays = self._fresh_delays()  # a working connection: the backoff starts afresh
                 await self._session(client)
         except* aiomqtt.MqttError as group:
             error = group.exceptions[0]  # type: ignore[assignment]
