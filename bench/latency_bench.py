@@ -34,8 +34,8 @@ from controller.core.alerts import Alert
 from controller.core.engine import Outcome
 from controller.core.events import Event
 from controller.daemon.app import Daemon
-from controller.daemon.simdrive import SimDriver, VirtualClock
-from controller.daemon.simhw import build_hardware
+from controller.sim.driver import SimDriver, VirtualClock
+from controller.sim.hardware import build_hardware
 from controller.sim.table import VirtualTable
 
 SUBSCRIBER = r"""

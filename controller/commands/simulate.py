@@ -22,10 +22,10 @@ from controller.core.engine import Outcome
 from controller.core.events import Event
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES
 from controller.daemon.app import Daemon
-from controller.daemon.simdrive import Route, SimDriver, VirtualClock
-from controller.daemon.simview import View
 from controller.errors import UsageError
 from controller.hardware.base import Source
+from controller.sim.driver import Route, SimDriver, VirtualClock
+from controller.sim.liveview import View
 
 NAME = "simulate"
 HELP = "play a virtual table through the adapters into the daemon and score the rules core"
@@ -112,11 +112,11 @@ def hardware_routes(daemon: Daemon, clock: VirtualClock, seats: int) -> tuple[li
     Falls back to direct delivery (with a note on stderr) when the bridge's emulator is not installed.
     """
     try:
-        simhw = importlib.import_module("controller.daemon.simhw")
+        hw = importlib.import_module("controller.sim.hardware")
     except ImportError as exc:
         print(f"cardtable {NAME}: emulated hardware unavailable ({exc}); events go direct", file=sys.stderr)
         return [], []
-    sources, routes = simhw.build_hardware(clock=clock, seats=seats, health=daemon.health)
+    sources, routes = hw.build_hardware(clock=clock, seats=seats, health=daemon.health)
     return list(sources), list(routes)
 
 

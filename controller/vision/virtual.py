@@ -79,7 +79,7 @@ class VirtualCamera:
 
 
 class CameraRoute:
-    """The simulator's camera as a lock-step route (controller.daemon.simdrive.Route, by duck typing).
+    """The simulator's camera as a lock-step route (controller.sim.driver.Route, by duck typing).
 
     It watches every simulated event to keep its picture of the table (cards by zone; the board face up,
     everything else face down), takes over the simulated `exposed` events (the camera must *see* the card

@@ -21,11 +21,11 @@ from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyp
 
 from controller.core.events import CardGone, CardSeen, ConsoleEvent, Event, HandStart, Knock
 from controller.daemon.health import Health
-from controller.daemon.simdrive import VirtualClock
 from controller.hardware.base import Source
 from controller.hardware.console import ConsoleButtons
 from controller.hardware.rfid import RfidAdapter
 from controller.hardware.tap import TapSensor
+from controller.sim.driver import VirtualClock
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.firmware.scan import MAX_TAGS
 
