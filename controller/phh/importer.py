@@ -26,7 +26,7 @@ from controller.core.events import (
     LevelEvent,
     SeatEvent,
 )
-from controller.phh import PhhError, PhhHand, Play, concretize, require_holdem
+from controller.phh.hands import PhhError, PhhHand, Play, concretize, require_holdem
 
 
 @dataclass(kw_only=True)
