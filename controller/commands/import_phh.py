@@ -8,7 +8,7 @@ import sys
 from controller.core.eventlog import dumps_event
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES
 from controller.phh import PhhError, parse_phh, require_holdem
-from controller.phh_import import hands_to_events
+from controller.phh.importer import hands_to_events
 
 NAME = "import-phh"
 HELP = "turn PHH/PHHS hand histories (no-limit hold'em) into table event logs for `cardtable replay`"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from controller.core.alerts import Finding
 from controller.core.events import ChipsEvent, Event
+from controller.core.forced import AnteMode, ForcedBets, Post, posts_due
 from controller.core.handbase import (
     BETTING,
     DEAL,
@@ -63,16 +64,16 @@ class DealPart(HandBase):
         sb = f"SB seat {r.sb_seat}" if r.sb_seat is not None else "dead SB"
         return f"{sb}, BB seat {r.bb_seat}"
 
+    def forced_posts(self) -> list[Post]:
+        """Every forced bet of this hand, as controller/core/forced.py rules (ante modes, short stacks)."""
+        r, lv = self.record, self.level
+        fb = ForcedBets(sb=lv.sb, bb=lv.bb, ante=lv.ante, ante_mode=_ante_mode(lv.ante_mode))
+        return posts_due(fb, button=r.button, sb_seat=r.sb_seat, bb_seat=r.bb_seat, order=self.dealt_in,
+                         stacks=r.starting_stacks)
+
     def expected_posts(self) -> dict[int, int]:
-        """Blinds due this hand (a short stack posts what it has); antes come off first."""
-        out: dict[int, int] = {}
-        r = self.record
-        for seat, amount in ((r.sb_seat, self.level.sb), (r.bb_seat, self.level.bb)):
-            if seat is not None and seat in self.holes:
-                behind = r.starting_stacks[seat] - min(self.level.ante, r.starting_stacks[seat])
-                if behind > 0:  # a seat all-in on its ante owes no blind
-                    out[seat] = min(amount, behind)
-        return out
+        """Blinds due this hand (a short stack posts what it has; a seat all-in on its ante owes none)."""
+        return {p.seat: p.amount for p in self.forced_posts() if p.live and p.seat in self.holes}
 
     def h_chips_deal(self, ev: Event, card: str | None) -> list[Finding]:
         assert isinstance(ev, ChipsEvent)
@@ -192,12 +193,10 @@ class DealPart(HandBase):
         self.phase = BETTING
         self.street_i = 0
         r = self.record
-        ante = self.level.ante
-        for seat in self.dealt_in:
-            a = min(ante, r.starting_stacks[seat])
-            if a:
-                self.prev[seat] += a
-                self._add_record(t, seat, "post_ante", a, a)
+        for post in self.forced_posts():
+            if not post.live:  # antes are dead money: chips in before the round, not part of a bet
+                self.prev[post.seat] += post.amount
+                self._add_record(t, post.seat, "post_ante", post.amount, post.amount)
         self.posted = self.expected_posts()
         for seat, amount in self.posted.items():
             kind = "post_bb" if seat == r.bb_seat else "post_sb"
@@ -385,3 +384,7 @@ class DealPart(HandBase):
             out += self.h_action(ev, card)
         return out
 
+
+def _ante_mode(mode: str) -> AnteMode:
+    """The level's ante mode (validated where the level event is read)."""
+    return "bb" if mode == "bb" else "button" if mode == "button" else "each"

@@ -29,6 +29,7 @@ from controller.core.events import (
     PresentEvent,
     SeatEvent,
 )
+from controller.core.forced import ANTE_MODES
 
 
 class LogError(ValueError):
@@ -107,6 +108,19 @@ def _declared(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """`ante_mode` and `scale` (docs/interfaces.md "Forced bets and units"), only when present."""
+    out: dict[str, Any] = {}
+    if "ante_mode" in obj:
+        out["ante_mode"] = _choice(obj, "ante_mode", ANTE_MODES)
+    if "scale" in obj:
+        scale = _req_int(obj, "scale", minimum=1)
+        if scale > 10**6 or 10 ** (len(str(scale)) - 1) != scale:
+            raise LogError(f"must be a power of ten from 1 to 1000000, got {scale}", field="scale")
+        out["scale"] = scale
+    return out
+
+
 def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, Any]:
     """The typed constructor arguments of one event, validated."""
     if kind == "seat":
@@ -131,7 +145,8 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
     if kind == "level":
         sb, bb = _req_int(obj, "sb"), _req_int(obj, "bb", minimum=1)
         chip = _int(obj, "chip", minimum=1, optional=True) or 1
-        return {"sb": sb, "bb": bb, "ante": _int(obj, "ante", optional=True) or 0, "chip": chip}
+        out = {"sb": sb, "bb": bb, "ante": _int(obj, "ante", optional=True) or 0, "chip": chip}
+        return out | _level_extensions(obj)
     if kind == "hand_start":
         button = _int(obj, "button", minimum=1, optional=True)
         if button is not None and button > max_seat:
@@ -194,8 +209,10 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
         if value is None and not (isinstance(event, SeatEvent) and f.name == "player"):
             continue
         out[f.name] = dict(value) if isinstance(value, Mapping) else value
-    if isinstance(event, LevelEvent) and event.chip == 1:
-        out.pop("chip")
+    if isinstance(event, LevelEvent):
+        for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1)):
+            if out.get(name) == default:
+                out.pop(name)
     if event.source is not None:
         out["source"] = event.source
     return out

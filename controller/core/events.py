@@ -45,6 +45,11 @@ class LevelEvent(BaseEvent):
     bb: int
     ante: int = 0
     chip: int = 1
+    # Extensions (docs/interfaces.md "Forced bets and units"): who posts the ante ("each" seat, the big
+    # blind "bb", the "button"), and how many log units make one unit of the hand's own money (a PHH
+    # import of a $0.10/$0.25 game plays in cents: scale 100); exports divide by it.
+    ante_mode: str = "each"
+    scale: int = 1
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -13,6 +13,8 @@ class Level:
     bb: int
     ante: int = 0
     chip: int = 1
+    ante_mode: str = "each"  # who posts the ante: every seat, the big blind ("bb") or the button
+    scale: int = 1  # log units per unit of the hand's money (exports divide by it)
 
 
 @dataclass(kw_only=True, slots=True)

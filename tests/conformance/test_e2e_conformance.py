@@ -17,7 +17,7 @@ from controller.core.events import Event
 from controller.core.profiles import PROFILES
 from controller.core.showdown import Showdown
 from controller.phh import PhhHand, Play, concretize, parse_phh
-from controller.phh_import import hands_to_events
+from controller.phh.importer import hands_to_events
 from tests.conformance.conftest import FULL, HANDS
 from tests.conformance.oracle import kit_final_stacks, parse_one, random_hand
 

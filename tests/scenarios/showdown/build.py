@@ -1,6 +1,6 @@
 """Writes the showdown golden scenarios as event logs, in the engine's scenario format (tests/scenarios).
 
-Each scenario is a short PHH hand turned into a physical event log by `controller.phh_import` (so the
+Each scenario is a short PHH hand turned into a physical event log by `controller.phh.importer` (so the
 deal, knocks, burns and showdown exposures are those of a real table), closed by a `seat` event that
 empties an unused seat (the engine settles the hand before a seat changes). The expected alerts and
 pots are written by hand from 000 §4.1/§4.2 and 001 §9–§10, not captured from the code. Run
@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE.parents[2]))
 from controller.core.eventlog import dumps_event  # noqa: E402
 from controller.core.events import LevelEvent, SeatEvent  # noqa: E402
 from controller.phh import parse_phh  # noqa: E402
-from controller.phh_import import hands_to_events  # noqa: E402
+from controller.phh.importer import hands_to_events  # noqa: E402
 
 
 def phh(stacks: list[int], blinds: list[int], actions: list[str], ante: int = 0) -> str:

@@ -1,7 +1,8 @@
 """Poker Hand History (PHH/PHHS) reading: TOML in, integer-chip hands and a step-by-step replay out.
 
 A .phh file is TOML; a .phhs file is TOML whose tables [1], [2], … are hands. Amounts may be decimals
-(cash games in dollars): every amount of a file is scaled by one power of ten so all become integers.
+(cash games in dollars): the file's input amounts are scaled by one power of ten so all become integers
+(see amounts.py; the results are never used for the unit).
 Only no-limit Texas hold'em (variant "NT") can be played through; other variants are rejected by name.
 """
 
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 import random
 import tomllib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 from controller.core.cards import FULL_DECK, is_card
+from controller.core.forced import UNKNOWN_STACK, AnteMode, ForcedBets, Post, posts_due
 from controller.core.record import ActionRecord, BetStreet, HandRecord, RecordedAction
+from controller.phh.amounts import AmountError, result_list, to_units, unit_scale, units_list
+from controller.phh.fields import FieldError, check_fields, check_shape
 
 VARIANT_NAMES = {
     "NT": "no-limit Texas hold'em", "FT": "fixed-limit Texas hold'em", "PO": "pot-limit Omaha",
@@ -24,7 +27,7 @@ VARIANT_NAMES = {
     "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
 }
 STREETS: tuple[BetStreet, ...] = ("preflop", "flop", "turn", "river")
-_AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings")
+MAX_ACTIONS = 1_000  # far above any real hand; bounds the work a hostile file can ask for
 
 
 class PhhError(ValueError):
@@ -33,7 +36,11 @@ class PhhError(ValueError):
 
 @dataclass(frozen=True, kw_only=True)
 class PhhHand:
-    """One hand with amounts in integer units (`scale` units per unit of the file)."""
+    """One hand with input amounts in integer units (`scale` units per unit of the file).
+
+    The recorded results (`finishing_stacks`, `winnings`) stay in the file's units: they are compared
+    with, never used to play. A starting stack of `inf` (not recorded) is UNKNOWN_STACK units.
+    """
 
     key: str  # the [n] table name of a .phhs file, "1" for a .phh file
     variant: str
@@ -45,8 +52,8 @@ class PhhHand:
     scale: int
     players: list[str] | None = None
     seats: list[int] | None = None
-    finishing_stacks: list[int] | None = None
-    winnings: list[int] | None = None
+    finishing_stacks: list[Decimal] | None = None
+    winnings: list[Decimal] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -66,89 +73,121 @@ class PhhHand:
         j = (1 - i) if self.n == 2 else i
         return abs(self.blinds[j]) if j < len(self.blinds) else 0
 
+    def unknown_stacks(self) -> list[bool]:
+        return [s >= UNKNOWN_STACK for s in self.starting_stacks]
+
+    def blind_indices(self) -> tuple[int, int]:
+        """(small blind, big blind) player indices: heads-up p2 is the button and small blind."""
+        return (1, 0) if self.n == 2 else (0, 1)
+
+    def forced(self) -> ForcedBets:
+        """The hand's forced bets as data; what the table cannot play is refused by name."""
+        sb_i, bb_i = self.blind_indices()
+        antes = [self.ante_of(i) for i in range(self.n)]
+        paying = [i for i, a in enumerate(antes) if a]
+        mode: AnteMode = "each"
+        if len(paying) == 1 and self.n > 2 and paying[0] in (bb_i, self.n - 1):
+            mode = "bb" if paying[0] == bb_i else "button"
+        elif paying and (len(paying) != self.n or len(set(antes)) != 1):
+            raise PhhError(f"antes {antes}: neither the same ante from every player nor one from the big "
+                           f"blind or the button only")
+        if self.n > 2 and self.blind_of(sb_i) > self.blind_of(bb_i):
+            raise PhhError(f"blinds_or_straddles {self.blinds[:2]}: a missing small blind (only p1 posts) "
+                           f"is not supported yet")
+        return ForcedBets(sb=self.blind_of(sb_i), bb=self.blind_of(bb_i), ante=max(antes, default=0),
+                          ante_mode=mode)
+
+    def posts(self) -> list[Post]:
+        """The forced bets as posted, with player indices for seats (short stacks as the table takes them)."""
+        sb_i, bb_i = self.blind_indices()
+        fb = self.forced()
+        stacks = dict(enumerate(self.starting_stacks))
+        out = posts_due(fb, button=self.n - 1, sb_seat=sb_i, bb_seat=bb_i, order=list(range(self.n)),
+                        stacks=stacks)
+        # Posts the blinds do not cover (a straddle-like or returning player's post) follow as PHH lists
+        # them; the table plays them as calls when the seat acts (see importer).
+        left = {i: stacks[i] - sum(p.amount for p in out if p.seat == i) for i in range(self.n)}
+        for i in range(self.n):
+            if i not in (sb_i, bb_i) and self.blind_of(i):
+                paid = min(self.blind_of(i), left[i])
+                if paid:
+                    out.append(Post(seat=i, kind="post", amount=paid))
+        return out
+
 
 def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
-    """Every hand of a .phh or .phhs text, in file order."""
+    """Every hand of a .phh or .phhs text, in file order (any hand that cannot be read: PhhError)."""
+    hands, errors = parse_phh_lenient(text, name=name)
+    if errors:
+        raise errors[0]
+    return hands
+
+
+def parse_phh_lenient(text: str, *, name: str = "input") -> tuple[list[PhhHand], list[PhhError]]:
+    """The hands that can be read and one error per hand that cannot (a broken file: one error)."""
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"{name}: not PHH/TOML ({exc})") from None
+    except RecursionError:
+        raise PhhError(f"{name}: not PHH/TOML (nested too deeply)") from None
     if "actions" in data or "variant" in data:
         raws = [("1", data)]
     else:
         raws = [(k, v) for k, v in data.items() if isinstance(v, dict)]
         if not raws:
             raise PhhError(f"{name}: no hands found (expected PHH fields or [1], [2] … tables)")
-    scale = _scale(raws)
-    return [_hand(key, raw, scale, name) for key, raw in raws]
-
-
-def _decimals(v: Any) -> Iterator[Decimal]:
-    if isinstance(v, list):
-        for x in v:
-            yield from _decimals(x)
-    elif isinstance(v, Decimal | int) and not isinstance(v, bool):
-        yield Decimal(v)
-
-
-def _scale(raws: list[tuple[str, dict[str, Any]]]) -> int:
-    """The power of ten that makes every amount of the file an integer."""
-    places = 0
-    for _, raw in raws:
-        values = [d for f in (*_AMOUNT_FIELDS, "min_bet") for d in _decimals(raw.get(f))]
-        for a in raw.get("actions", []):
-            words = str(a).split("#")[0].split()
-            if len(words) == 3 and words[1] == "cbr":
-                try:
-                    values.append(Decimal(words[2]))
-                except InvalidOperation:
-                    continue
-        for d in values:
-            exp = d.normalize().as_tuple().exponent
-            if isinstance(exp, int) and exp < 0:
-                places = max(places, -exp)
-    return int(10**places)
-
-
-def _ints(v: Any, scale: int, what: str) -> list[int]:
-    if not isinstance(v, list):
-        raise PhhError(f"{what} must be a list of amounts")
-    return [_int(x, scale, what) for x in v]
-
-
-def _int(x: Any, scale: int, what: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, Decimal | int):
-        raise PhhError(f"{what}: {x!r} is not an amount")
-    value = Decimal(x) * scale
-    if value != value.to_integral_value():
-        raise PhhError(f"{what}: {x} is not a whole number of units")
-    return int(value)
+        stray = [k for k, v in data.items() if not isinstance(v, dict)]
+        if stray:
+            raise PhhError(f"{name}: field {stray[0]!r} outside any hand table")
+    try:
+        scale = unit_scale(r for _, r in raws)
+    except AmountError as exc:
+        raise PhhError(f"{name}: {exc}") from None
+    hands: list[PhhHand] = []
+    errors: list[PhhError] = []
+    for key, raw in raws:
+        try:
+            hands.append(_hand(key, raw, scale, name))
+        except PhhError as exc:
+            errors.append(exc)
+    return hands, errors
 
 
 def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
     where = f"{name} hand {key}"
     try:
-        variant = str(raw["variant"])
-        stacks = _ints(raw["starting_stacks"], scale, "starting_stacks")
-        actions = [_scaled_action(str(a), scale) for a in raw["actions"]]
-    except KeyError as exc:
-        raise PhhError(f"{where}: missing field {exc.args[0]!r}") from None
-    except PhhError as exc:
-        raise PhhError(f"{where}: {exc}") from None
-    try:
+        variant = raw["variant"]
+        if not isinstance(variant, str):
+            raise PhhError("field 'variant' must be a string")
+        stacks = units_list(raw["starting_stacks"], scale, "starting_stacks", unknown_ok=True)
+        actions_raw = raw["actions"]
+        if not isinstance(actions_raw, list) or not all(isinstance(a, str) for a in actions_raw):
+            raise PhhError("field 'actions' must be a list of strings")
+        if len(actions_raw) > MAX_ACTIONS:
+            raise PhhError(f"field 'actions' holds {len(actions_raw)} actions (at most {MAX_ACTIONS})")
+        if variant == "NT":
+            check_fields(raw)
+            check_shape(raw, len(stacks))
+            if not 2 <= len(stacks) <= 99:
+                raise PhhError(f"field 'starting_stacks': {len(stacks)} players (2 to 99)")
+        actions = [_scaled_action(a, scale) for a in actions_raw]
         return PhhHand(
             key=key, variant=variant, scale=scale, starting_stacks=stacks, actions=actions,
-            antes=_ints(raw.get("antes", [0] * len(stacks)), scale, "antes"),
-            blinds=_ints(raw.get("blinds_or_straddles", [0] * len(stacks)), scale, "blinds_or_straddles"),
-            min_bet=_int(raw.get("min_bet", 0), scale, "min_bet"),
-            players=[str(p) for p in raw["players"]] if "players" in raw else None,
-            seats=[int(s) for s in raw["seats"]] if "seats" in raw else None,
-            finishing_stacks=(_ints(raw["finishing_stacks"], scale, "finishing_stacks")
+            antes=units_list(raw.get("antes", [0] * len(stacks)), scale, "antes"),
+            blinds=units_list(raw.get("blinds_or_straddles", [0] * len(stacks)), scale, "blinds_or_straddles",
+                              signed=True),
+            min_bet=to_units(raw.get("min_bet", 0), scale, "min_bet"),
+            players=[str(p) for p in raw["players"]] if isinstance(raw.get("players"), list) else None,
+            seats=list(raw["seats"]) if isinstance(raw.get("seats"), list) else None,
+            finishing_stacks=(result_list(raw["finishing_stacks"], "finishing_stacks", unknown_ok=True)
                               if "finishing_stacks" in raw else None),
-            winnings=_ints(raw["winnings"], scale, "winnings") if "winnings" in raw else None,
+            winnings=result_list(raw["winnings"], "winnings") if "winnings" in raw else None,
             fields=raw,
         )
-    except PhhError as exc:
+    except KeyError as exc:
+        raise PhhError(f"{where}: missing field {exc.args[0]!r}") from None
+    except (PhhError, AmountError, FieldError) as exc:
         raise PhhError(f"{where}: {exc}") from None
 
 
@@ -158,9 +197,13 @@ def _scaled_action(action: str, scale: int) -> str:
     words = body.split()
     if len(words) == 3 and words[1] == "cbr":
         try:
-            words[2] = str(_int(Decimal(words[2]), scale, "cbr"))
+            amount = Decimal(words[2])
         except InvalidOperation:
             raise PhhError(f"action {action!r}: bad amount") from None
+        try:
+            words[2] = str(to_units(amount, scale, "cbr"))
+        except AmountError as exc:
+            raise PhhError(f"action {action!r}: {exc}") from None
         return " ".join(words) + (f" #{comment}" if sep else "")
     return action
 
@@ -279,20 +322,22 @@ class Play:
 
     def _post(self) -> None:
         h = self.hand
-        for i in range(h.n):
-            if h.ante_of(i):
-                added = self._put(i, h.ante_of(i))
-                self.steps.append(Step(kind="post", player=i, action="post_ante", total=0, added=added))
-                self._record(i, "post_ante", 0, added)
+        try:
+            posts = h.posts()
+        except PhhError as exc:
+            raise PhhError(f"hand {h.key}: {exc}") from None
         bb_amount = max((h.blind_of(i) for i in range(h.n)), default=0)
-        for i in range(h.n):
-            if h.blind_of(i):
-                added = self._put(i, h.blind_of(i))
-                self.street_bets[i] += added
-                kind: RecordedAction = "post_sb" if h.blind_of(i) < bb_amount else "post_bb"
-                self.steps.append(Step(kind="post", player=i, action=kind, total=self.street_bets[i],
-                                       added=added))
-                self._record(i, kind, self.street_bets[i], added)
+        for p in sorted(posts, key=lambda p: p.live):  # antes first in the record, as the table's
+            added = self._put(p.seat, p.amount)
+            if not p.live:
+                self.steps.append(Step(kind="post", player=p.seat, action="post_ante", total=0, added=added))
+                self._record(p.seat, "post_ante", 0, added)
+                continue
+            self.street_bets[p.seat] += added
+            kind: RecordedAction = "post_sb" if h.blind_of(p.seat) < bb_amount else "post_bb"
+            self.steps.append(Step(kind="post", player=p.seat, action=kind, total=self.street_bets[p.seat],
+                                   added=added))
+            self._record(p.seat, kind, self.street_bets[p.seat], added)
 
     def _record(self, i: int, action: RecordedAction, total: int, added: int) -> None:
         seat = self.hand.seat_numbers()[i]

@@ -26,7 +26,7 @@ from controller.core.events import (
     LevelEvent,
     SeatEvent,
 )
-from controller.phh import PhhError, PhhHand, Play, concretize, require_holdem
+from controller.phh.hands import PhhError, PhhHand, Play, concretize, require_holdem
 
 
 @dataclass(kw_only=True)
@@ -108,20 +108,22 @@ def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clo
     for i, s in enumerate(seats):
         player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
         out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
-    antes = {hand.ante_of(i) for i in range(hand.n)}
-    if len(antes - {0}) > 1 or (0 in antes and len(antes) > 1):
-        raise PhhError(f"{name} hand {hand.key}: antes differ between players (e.g. a big-blind ante); "
-                       f"the table takes the same ante from every seat")
-    sb_i, bb_i = (1, 0) if hand.n == 2 else (0, 1)
-    sb, bb = hand.blind_of(sb_i), hand.blind_of(bb_i)
-    out.append(LevelEvent(t=clock.tick(0.5), sb=sb, bb=bb, ante=max(antes), chip=1))
+    try:
+        fb = hand.forced()
+    except PhhError as exc:
+        raise PhhError(f"{name} hand {hand.key}: {exc}") from None
+    out.append(LevelEvent(t=clock.tick(0.5), sb=fb.sb, bb=fb.bb, ante=fb.ante, chip=1, ante_mode=fb.ante_mode,
+                          scale=hand.scale))
     out.append(HandStart(t=clock.tick(), button=button))
-    ante = max(antes)
-    for i in (sb_i, bb_i):
-        posted = min(hand.blind_of(i), max(hand.starting_stacks[i] - ante, 0))
-        if posted:
-            out.append(ChipsEvent(t=clock.tick(0.5), seat=seats[i], amount=posted))
+    for i, amount in _blinds_posted(hand).items():
+        out.append(ChipsEvent(t=clock.tick(0.5), seat=seats[i], amount=amount))
     return out
+
+
+def _blinds_posted(hand: PhhHand) -> dict[int, int]:
+    """Small and big blind as the table takes them (after antes, or before a big-blind ante)."""
+    sb_i, bb_i = hand.blind_indices()
+    return {p.seat: p.amount for p in hand.posts() if p.kind in ("sb", "bb") and p.seat in (sb_i, bb_i)}
 
 
 def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) -> list[Event]:
@@ -135,9 +137,7 @@ def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) 
                 out.append(CardSeen(t=clock.tick(0.5), zone=f"seat{seats[step.player]}",
                                     card=step.cards[round_i]))
     round_total = {i: 0 for i in range(hand.n)}
-    sb_i, bb_i = (1, 0) if hand.n == 2 else (0, 1)
-    for i in (sb_i, bb_i):  # the blinds the chips events put in
-        round_total[i] = min(hand.blind_of(i), max(hand.starting_stacks[i] - hand.ante_of(i), 0))
+    round_total.update(_blinds_posted(hand))  # the blinds the chips events put in
     board_n = 0
     shown_later: list[Event] = []
     for step in play.steps:
