@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields
 from typing import Any
@@ -29,6 +30,8 @@ from controller.core.events import (
     PresentEvent,
     SeatEvent,
 )
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 class LogError(ValueError):
@@ -141,6 +144,11 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
         return _card_ref(obj, max_seat, unread_ok=kind == "exposed")
     if kind in ("knock", "session_end"):
         return {}
+    if kind == "session":
+        sid = obj.get("id")
+        if not isinstance(sid, str) or not _SESSION_ID.fullmatch(sid):
+            raise LogError("must be 1 to 64 letters, digits, '.', '_' or '-'", field="id")
+        return {"id": sid}
     if kind in ("action", "chips", "present"):
         seat = _req_int(obj, "seat", minimum=1)
         if seat > max_seat:

@@ -21,7 +21,7 @@ from controller.aio import cancel_firmly
 from controller.config import Config, load_deck
 from controller.core.alerts import Alert
 from controller.core.engine import Engine, HandSummary, Outcome
-from controller.core.events import DeckEvent, Event, SessionEnd
+from controller.core.events import DeckEvent, Event, SessionEnd, SessionStart
 from controller.core.profiles import PROFILES, with_overrides
 from controller.daemon import sdnotify
 from controller.daemon.health import Health
@@ -49,6 +49,12 @@ def hand_message(table: str, session: str, summary: HandSummary) -> Message:
     # next hand_start after that session is resumed goes out once.
     return Message(key=f"hand:{session}:{summary.hand}", topic="hands",
                    payload=json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def session_token(name: str, table: str) -> str:
+    """The session's part of alert ids: its name without the table prefix (`t1-20261125-105200` →
+    `20261125-105200`), so ids read `t1-20261125-105200-h3-1`."""
+    return name.removeprefix(f"{table}-") or name
 
 
 class Daemon:
@@ -107,10 +113,16 @@ class Daemon:
             outcomes = self._feed(seq, event)
             if seq > done:  # crashed between journal write and outbox commit: owe these outcomes
                 self._record(seq, outcomes)
-        self.recovered = len(events)
-        self.events = len(events)
+        # `recovered` counts table events (simulate skips that many of its script on a resume).
+        self.recovered = sum(not isinstance(e, SessionStart) for e in events)
+        self.events = self.recovered
         self.clock.floor = self.journal.last_t
         self._record(len(events), [])  # publish the resumed state
+        if not events:  # a new session: its journal starts by naming it, which scopes its alert ids
+            token = session_token(self.session.name, self.cfg.table.id)
+            start = SessionStart(t=0.0, id=token, source="daemon")
+            seq = self.journal.append(start)
+            self._record(seq, self._feed(seq, start))
         if events:
             log.info("resumed session %s: %d events replayed, hand %d", self.session.name, len(events),
                      self.engine.hand)

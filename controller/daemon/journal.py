@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -55,7 +56,9 @@ def open_session(state_dir: Path, table: str, *, new: bool = False, now: float |
             raise JournalError(f"{pointer}: unreadable session pointer ({exc}); "
                                "start with --new-session") from None
     epoch = time.time() if now is None else now
-    name = f"{table}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(epoch))}"
+    # The random part keeps two sessions of one table id apart even when they start in the same second
+    # in different state dirs (two simulate runs onto one floor): the name is part of every alert id.
+    name = f"{table}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(epoch))}-{secrets.token_hex(2)}"
     while (sessions / f"{name}.jsonl").exists():  # two sessions in one second (tests)
         name += "x"
     tmp = pointer.with_suffix(".tmp")
