@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -19,6 +18,7 @@ from typing import Any
 
 from controller.aio import cancel_firmly
 from controller.config import Config, load_deck
+from controller.core import strictjson
 from controller.core.alerts import Alert
 from controller.core.engine import Engine, HandSummary, Outcome
 from controller.core.events import DeckEvent, Event, SessionEnd, SessionStart
@@ -48,7 +48,7 @@ def hand_message(table: str, session: str, summary: HandSummary) -> Message:
     # One summary per hand of a session: a hand settled at the end of a run (end_session) and again by the
     # next hand_start after that session is resumed goes out once.
     return Message(key=f"hand:{session}:{summary.hand}", topic="hands",
-                   payload=json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+                   payload=strictjson.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def session_token(name: str, table: str) -> str:
@@ -90,9 +90,7 @@ class Daemon:
                 cfg.mqtt, table=table.id, outbox=self.outbox, on_command=self.on_command,
                 on_auth_failure=lambda msg: self.health.problem("mqtt:auth", msg),
                 on_connected=lambda: self.health.resolved("mqtt:auth"), credentials=creds)
-            publisher = self.publisher
-            self.health.on_snapshot = lambda snap: publisher.offer_health(
-                json.dumps({"t": self.clock(), **snap}, separators=(",", ":"), default=str).encode())
+            self.health.on_snapshot = self._offer_health
         self.events = 0
         self.alerts = 0
         self.recovered = 0
@@ -178,7 +176,7 @@ class Daemon:
             log.exception("rules core failed to report its public state")
             public = None
         state = self._last_state if public is None else \
-            json.dumps(public, separators=(",", ":"), ensure_ascii=False).encode()
+            strictjson.dumps(public, separators=(",", ":"), ensure_ascii=False).encode()
         if state != self._last_state:
             self._last_state = state
             msgs.append(Message(key="state", topic="state", payload=state, retain=True))
@@ -196,6 +194,15 @@ class Daemon:
         while not self.queue.empty():
             self.process(self.queue.get_nowait())
 
+    def _offer_health(self, snap: dict[str, Any]) -> None:
+        try:
+            body = strictjson.dumps({"t": self.clock(), **snap}, separators=(",", ":"), default=str)
+        except ValueError as exc:  # a NaN in some statistics(): skip this snapshot rather than send bad JSON
+            log.warning("health snapshot not sent: %s", exc)
+            return
+        if self.publisher is not None:
+            self.publisher.offer_health(body.encode())
+
     def raise_health(self, alert: Alert) -> None:
         self.outbox.record([alert_message(alert)])
         for obs in self.observers:
@@ -206,19 +213,21 @@ class Daemon:
         """`cmd/ack` goes to the session's ack log (acks.jsonl); not to the journal, which holds table
         events only and must stay replayable by `cardtable replay`."""
         try:
-            body = json.loads(payload)
             if name != "ack":
-                raise ValueError(f"unknown command {name!r}")
-            if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+                raise ValueError(f"unknown command {name[:40]!r}")
+            body = strictjson.loads(payload)  # no NaN, Infinity, huge numbers, bad UTF-8
+            if not isinstance(body, dict) or not isinstance(body.get("id"), str) or not body["id"]:
                 raise ValueError("expected an object with a string 'id'")
-        except ValueError as exc:  # JSONDecodeError is a ValueError
+            if any(not isinstance(body.get(k), str | None) for k in ("by", "ruling")):
+                raise ValueError("'by' and 'ruling' must be strings")
+        except ValueError as exc:  # JsonError is a ValueError
             self.commands_bad += 1
-            log.warning("cmd/%s ignored: %s", name, exc)
+            log.warning("cmd/%s ignored: %s; payload %r", name[:40], exc, payload[:120])
             return
         record = {"t": self.clock(), "session": self.session.name, "id": body["id"],
                   "by": body.get("by"), "ruling": body.get("ruling")}
         with self.ack_log.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            fh.write(strictjson.dumps(record, ensure_ascii=False) + "\n")
         self.acks += 1
 
     # --- tasks ----------------------------------------------------------------------------------------

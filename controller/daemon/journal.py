@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.core import strictjson
 from controller.core.eventlog import LogError, dumps_event, parse_line
 from controller.core.events import Event
 from controller.errors import UsageError
@@ -62,7 +63,7 @@ def open_session(state_dir: Path, table: str, *, new: bool = False, now: float |
     while (sessions / f"{name}.jsonl").exists():  # two sessions in one second (tests)
         name += "x"
     tmp = pointer.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"name": name, "epoch": epoch}), encoding="utf-8")
+    tmp.write_text(strictjson.dumps({"name": name, "epoch": epoch}), encoding="utf-8")
     os.replace(tmp, pointer)  # atomic: a crash leaves the old or the new pointer, never half of one
     return Session(name=name, path=sessions / f"{name}.jsonl", epoch=epoch)
 
