@@ -25,6 +25,7 @@ from controller.core.events import (
     PresentEvent,
     SeatEvent,
     SessionEnd,
+    SessionStart,
 )
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
@@ -72,6 +73,7 @@ class Engine:
         self.unread_claimed: dict[str, set[str]] = {}  # zone → cards unread exposures stood for
         self.last_t = 0.0
         self.counters: dict[int, int] = {}
+        self.session = ""  # from a `session` event: part of every alert id after it
         self.stats = {"events": 0, "hands": 0, "alerts": 0, "bad_events": 0, "misdeals": 0, "summaries": 0,
                       "internal_errors": 0}
         self._dispatch: dict[type, Callable[[Any], list[Outcome]]] = {
@@ -80,6 +82,7 @@ class Engine:
             Exposed: self._on_card, Knock: self._on_knock, ActionEvent: self._on_betting,
             ChipsEvent: self._on_betting, PresentEvent: self._on_present, ConsoleEvent: self._on_console,
             BoardCountEvent: self._on_board_count, SessionEnd: self._on_session_end,
+            SessionStart: self._on_session_start,
         }
 
     @property
@@ -103,6 +106,10 @@ class Engine:
             return self._bad(event.t, f"internal error while applying a {event.TYPE} event "
                                       f"({type(exc).__name__}: {exc}); please report it with the event log")
 
+    def _on_session_start(self, ev: SessionStart) -> list[Outcome]:
+        self.session = ev.id
+        return []
+
     def _on_session_end(self, ev: SessionEnd) -> list[Outcome]:
         return self._close_hand(ev.t)
 
@@ -120,7 +127,9 @@ class Engine:
             n = self.counters.get(hand, 0) + 1
             self.counters[hand] = n
             sev = f.severity or row.severity
-            out.append(Alert(id=f"{self.table}-h{hand}-{n}", t=t, table=self.table, hand=hand, code=f.code,
+            # A `session` event (extension) scopes the ids, so a new daemon session never repeats them.
+            scope = f"{self.table}-{self.session}" if self.session else self.table
+            out.append(Alert(id=f"{scope}-h{hand}-{n}", t=t, table=self.table, hand=hand, code=f.code,
                              severity=sev, street=where, seat=f.seat, cards=f.cards, message=f.message,
                              remedy=f.remedy or row.remedy, rule=f.rule or row.rule, extra=f.extra))
             self.stats["alerts"] += 1

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields
 from typing import Any
 
+from controller.core import strictjson
 from controller.core.cards import CardError, check_zone, normalise_uid, parse_card
 from controller.core.events import (
     ACTIONS,
@@ -30,6 +31,8 @@ from controller.core.events import (
     SeatEvent,
 )
 from controller.core.forced import ANTE_MODES
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 class LogError(ValueError):
@@ -58,6 +61,8 @@ def _int(obj: Mapping[str, Any], key: str, *, minimum: int = 0, optional: bool =
             raise LogError(f"must be an integer, got {value!r}", field=key)
     if value < minimum:
         raise LogError(f"must be ≥ {minimum}, got {value}", field=key)
+    if value > strictjson.MAX_INT:
+        raise LogError(f"must be at most {strictjson.MAX_INT}, got {str(value)[:24]}…", field=key)
     return value
 
 
@@ -156,6 +161,11 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
         return _card_ref(obj, max_seat, unread_ok=kind == "exposed")
     if kind in ("knock", "session_end"):
         return {}
+    if kind == "session":
+        sid = obj.get("id")
+        if not isinstance(sid, str) or not _SESSION_ID.fullmatch(sid):
+            raise LogError("must be 1 to 64 letters, digits, '.', '_' or '-'", field="id")
+        return {"id": sid}
     if kind in ("action", "chips", "present"):
         seat = _req_int(obj, "seat", minimum=1)
         if seat > max_seat:
@@ -220,14 +230,14 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
 
 def dumps_event(event: BaseEvent) -> str:
     """One JSON Lines record (no trailing newline), compact and key-order stable."""
-    return json.dumps(event_to_json(event), separators=(",", ":"), ensure_ascii=False)
+    return strictjson.dumps(event_to_json(event), separators=(",", ":"), ensure_ascii=False)
 
 
 def parse_line(text: str, *, line: int = 0, max_seat: int = 99) -> Event:
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LogError(f"not valid JSON ({exc.msg} at column {exc.colno})", line=line) from None
+        obj = strictjson.loads(text)
+    except strictjson.JsonError as exc:  # also NaN, Infinity, 1e400, 20-digit integers, deep nesting
+        raise LogError(str(exc), line=line) from None
     try:
         return event_from_json(obj, max_seat=max_seat)
     except LogError as exc:

@@ -144,6 +144,17 @@ class SessionEnd(BaseEvent):
     TYPE: ClassVar[str] = "session_end"
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SessionStart(BaseEvent):
+    """Extension: the first event of a daemon session's journal. Its `id` goes into every alert id the
+    core raises after it (`<table>-<id>-h<hand>-<n>`), so a restarted daemon that begins a new session
+    (hand numbers start again at 1) never reuses an alert id of an earlier session, and a replay of the
+    journal gives the same ids."""
+
+    TYPE: ClassVar[str] = "session"
+    id: str
+
+
 Event: TypeAlias = (
     SeatEvent
     | DeckEvent
@@ -159,6 +170,7 @@ Event: TypeAlias = (
     | ConsoleEvent
     | BoardCountEvent
     | SessionEnd
+    | SessionStart
 )
 
 EVENT_TYPES: dict[str, type[BaseEvent]] = {
@@ -178,5 +190,6 @@ EVENT_TYPES: dict[str, type[BaseEvent]] = {
         ConsoleEvent,
         BoardCountEvent,
         SessionEnd,
+        SessionStart,
     )
 }

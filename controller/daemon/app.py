@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -19,9 +18,10 @@ from typing import Any
 
 from controller.aio import cancel_firmly
 from controller.config import Config, load_deck
+from controller.core import strictjson
 from controller.core.alerts import Alert
 from controller.core.engine import Engine, HandSummary, Outcome
-from controller.core.events import DeckEvent, Event, SessionEnd
+from controller.core.events import DeckEvent, Event, SessionEnd, SessionStart
 from controller.core.profiles import PROFILES, with_overrides
 from controller.daemon import sdnotify
 from controller.daemon.health import Health
@@ -48,7 +48,13 @@ def hand_message(table: str, session: str, summary: HandSummary) -> Message:
     # One summary per hand of a session: a hand settled at the end of a run (end_session) and again by the
     # next hand_start after that session is resumed goes out once.
     return Message(key=f"hand:{session}:{summary.hand}", topic="hands",
-                   payload=json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+                   payload=strictjson.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def session_token(name: str, table: str) -> str:
+    """The session's part of alert ids: its name without the table prefix (`t1-20261125-105200` →
+    `20261125-105200`), so ids read `t1-20261125-105200-h3-1`."""
+    return name.removeprefix(f"{table}-") or name
 
 
 class Daemon:
@@ -84,9 +90,7 @@ class Daemon:
                 cfg.mqtt, table=table.id, outbox=self.outbox, on_command=self.on_command,
                 on_auth_failure=lambda msg: self.health.problem("mqtt:auth", msg),
                 on_connected=lambda: self.health.resolved("mqtt:auth"), credentials=creds)
-            publisher = self.publisher
-            self.health.on_snapshot = lambda snap: publisher.offer_health(
-                json.dumps({"t": self.clock(), **snap}, separators=(",", ":"), default=str).encode())
+            self.health.on_snapshot = self._offer_health
         self.events = 0
         self.alerts = 0
         self.recovered = 0
@@ -107,10 +111,16 @@ class Daemon:
             outcomes = self._feed(seq, event)
             if seq > done:  # crashed between journal write and outbox commit: owe these outcomes
                 self._record(seq, outcomes)
-        self.recovered = len(events)
-        self.events = len(events)
+        # `recovered` counts table events (simulate skips that many of its script on a resume).
+        self.recovered = sum(not isinstance(e, SessionStart) for e in events)
+        self.events = self.recovered
         self.clock.floor = self.journal.last_t
         self._record(len(events), [])  # publish the resumed state
+        if not events:  # a new session: its journal starts by naming it, which scopes its alert ids
+            token = session_token(self.session.name, self.cfg.table.id)
+            start = SessionStart(t=0.0, id=token, source="daemon")
+            seq = self.journal.append(start)
+            self._record(seq, self._feed(seq, start))
         if events:
             log.info("resumed session %s: %d events replayed, hand %d", self.session.name, len(events),
                      self.engine.hand)
@@ -166,7 +176,7 @@ class Daemon:
             log.exception("rules core failed to report its public state")
             public = None
         state = self._last_state if public is None else \
-            json.dumps(public, separators=(",", ":"), ensure_ascii=False).encode()
+            strictjson.dumps(public, separators=(",", ":"), ensure_ascii=False).encode()
         if state != self._last_state:
             self._last_state = state
             msgs.append(Message(key="state", topic="state", payload=state, retain=True))
@@ -184,6 +194,15 @@ class Daemon:
         while not self.queue.empty():
             self.process(self.queue.get_nowait())
 
+    def _offer_health(self, snap: dict[str, Any]) -> None:
+        try:
+            body = strictjson.dumps({"t": self.clock(), **snap}, separators=(",", ":"), default=str)
+        except ValueError as exc:  # a NaN in some statistics(): skip this snapshot rather than send bad JSON
+            log.warning("health snapshot not sent: %s", exc)
+            return
+        if self.publisher is not None:
+            self.publisher.offer_health(body.encode())
+
     def raise_health(self, alert: Alert) -> None:
         self.outbox.record([alert_message(alert)])
         for obs in self.observers:
@@ -194,19 +213,21 @@ class Daemon:
         """`cmd/ack` goes to the session's ack log (acks.jsonl); not to the journal, which holds table
         events only and must stay replayable by `cardtable replay`."""
         try:
-            body = json.loads(payload)
             if name != "ack":
-                raise ValueError(f"unknown command {name!r}")
-            if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+                raise ValueError(f"unknown command {name[:40]!r}")
+            body = strictjson.loads(payload)  # no NaN, Infinity, huge numbers, bad UTF-8
+            if not isinstance(body, dict) or not isinstance(body.get("id"), str) or not body["id"]:
                 raise ValueError("expected an object with a string 'id'")
-        except ValueError as exc:  # JSONDecodeError is a ValueError
+            if any(not isinstance(body.get(k), str | None) for k in ("by", "ruling")):
+                raise ValueError("'by' and 'ruling' must be strings")
+        except ValueError as exc:  # JsonError is a ValueError
             self.commands_bad += 1
-            log.warning("cmd/%s ignored: %s", name, exc)
+            log.warning("cmd/%s ignored: %s; payload %r", name[:40], exc, payload[:120])
             return
         record = {"t": self.clock(), "session": self.session.name, "id": body["id"],
                   "by": body.get("by"), "ruling": body.get("ruling")}
         with self.ack_log.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            fh.write(strictjson.dumps(record, ensure_ascii=False) + "\n")
         self.acks += 1
 
     # --- tasks ----------------------------------------------------------------------------------------

@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.core import strictjson
 from controller.core.eventlog import LogError, dumps_event, parse_line
 from controller.core.events import Event
 from controller.errors import UsageError
@@ -55,11 +57,13 @@ def open_session(state_dir: Path, table: str, *, new: bool = False, now: float |
             raise JournalError(f"{pointer}: unreadable session pointer ({exc}); "
                                "start with --new-session") from None
     epoch = time.time() if now is None else now
-    name = f"{table}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(epoch))}"
+    # The random part keeps two sessions of one table id apart even when they start in the same second
+    # in different state dirs (two simulate runs onto one floor): the name is part of every alert id.
+    name = f"{table}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(epoch))}-{secrets.token_hex(2)}"
     while (sessions / f"{name}.jsonl").exists():  # two sessions in one second (tests)
         name += "x"
     tmp = pointer.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"name": name, "epoch": epoch}), encoding="utf-8")
+    tmp.write_text(strictjson.dumps({"name": name, "epoch": epoch}), encoding="utf-8")
     os.replace(tmp, pointer)  # atomic: a crash leaves the old or the new pointer, never half of one
     return Session(name=name, path=sessions / f"{name}.jsonl", epoch=epoch)
 

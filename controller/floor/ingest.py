@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.core.alerts import FAULT_SEVERITIES, SEVERITIES
+from controller.core import strictjson
+from controller.core.alerts import FAULT_SEVERITIES, SEVERITIES, STREETS
+from controller.floor.errors import StoreError
 from controller.floor.hub import Hub
 from controller.floor.store import Store
 
@@ -51,6 +52,37 @@ def parse_topic(prefix: str, topic: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
+def excerpt_of(payload: bytes, limit: int = 200) -> str:
+    """The first `limit` bytes of a payload as printable text (bad UTF-8 and control characters escaped)."""
+    text = payload[:limit].decode("utf-8", "backslashreplace")
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text + ("…" if len(payload) > limit else "")
+
+
+def alert_problem(alert: Mapping[str, Any]) -> str | None:
+    """Why an alert payload cannot be stored and shown, or None: the fields the floor relies on must have
+    the contract's types (interfaces.md §2)."""
+    for key in ("id", "code", "severity", "message"):
+        value = alert.get(key)
+        if not isinstance(value, str) or not value:
+            return f"alert: '{key}' must be a non-empty string"
+    if len(alert["id"]) > 200 or len(alert["code"]) > 64:
+        return "alert: 'id' or 'code' is too long"
+    if alert["severity"] not in SEVERITIES:
+        return f"alert: unknown severity {alert['severity'][:20]!r}"
+    street = alert.get("street")
+    if street is not None and street not in STREETS:
+        return "alert: 'street' must be one of " + ", ".join(STREETS)
+    for key in ("hand", "seat"):
+        value = alert.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return f"alert: '{key}' must be an integer"
+    t = alert.get("t")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float)):
+        return "alert: 't' must be a number"
+    return None
+
+
 class Ingest:
     """Turns broker messages into store rows and browser events; bad payloads are logged and counted."""
 
@@ -82,38 +114,50 @@ class Ingest:
             self._state_dealers[table] = str(state["dealer"])
 
     async def handle(self, topic: str, payload: bytes) -> None:
+        """Take one broker message. A message that cannot be taken (a poison message) is logged with its
+        topic and an excerpt, kept in the store's quarantine and counted, and then acknowledged like any
+        other: redelivering it would only fail again, on every restart."""
+        try:
+            reason = await self._take(topic, payload)
+        except StoreError:
+            raise  # the store is away: not the message's fault; the link gets it again later
+        except Exception as exc:  # an input nobody foresaw must not take the floor down for good
+            log.exception("floor: failed on a message on %s", topic[:200])
+            reason = f"internal error ({type(exc).__name__}: {str(exc)[:200]})"
+        if reason is not None:
+            await self._reject(topic, payload, reason)
+
+    async def _take(self, topic: str, payload: bytes) -> str | None:
+        """Validate and apply a message; the reason it was refused, or None."""
         where = parse_topic(self._prefix, topic)
         if where is None:
-            return self._reject(topic, "unexpected topic")
+            return "unexpected topic"
         table, kind = where
         if kind == "status":
             return await self._status(table, payload)
         try:
-            obj = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            return self._reject(topic, f"not JSON ({exc})")
+            obj = strictjson.loads(payload)
+        except strictjson.JsonError as exc:
+            return str(exc)
         if not isinstance(obj, dict):
-            return self._reject(topic, "payload is not a JSON object")
-        try:
-            if kind == "alerts":
-                await self._alert(topic, table, obj)
-            elif kind == "state":
-                await self._state(table, obj)
-            else:
-                await self._hand(table, obj)
-        except (ValueError, TypeError) as exc:  # e.g. "hand": "seven"; a StoreError is not caught here
-            self._reject(topic, f"bad field value ({exc})")
+            return "payload is not a JSON object"
+        if kind == "alerts":
+            return await self._alert(table, obj)
+        if kind == "state":
+            return await self._state(table, obj)
+        return await self._hand(table, obj)
 
-    def _reject(self, topic: str, why: str) -> None:
+    async def _reject(self, topic: str, payload: bytes, why: str) -> None:
         self.counts["rejected"] += 1
-        log.warning("floor: ignored message on %s: %s", topic, why)
+        excerpt = excerpt_of(payload)
+        log.warning("floor: quarantined a message on %s: %s; payload %s", topic[:200], why, excerpt)
+        await self._store.quarantine(topic=topic[:500], reason=why[:500], excerpt=excerpt,
+                                     received=self._clock())
 
-    async def _alert(self, topic: str, table: str, alert: dict[str, Any]) -> None:
-        missing = [k for k in ("id", "code", "severity", "message") if not alert.get(k)]
-        if missing:
-            return self._reject(topic, f"alert without {', '.join(missing)}")
-        if alert["severity"] not in SEVERITIES:
-            return self._reject(topic, f"alert with unknown severity {alert['severity']!r}")
+    async def _alert(self, table: str, alert: dict[str, Any]) -> str | None:
+        problem = alert_problem(alert)
+        if problem is not None:
+            return problem
         if alert.get("table") != table:
             # The topic is what the broker's ACL vouches for; the payload's table must agree with it.
             alert = {**alert, "table": table}
@@ -128,6 +172,7 @@ class Ingest:
         self._hub.publish({"type": "alert", "seq": seq, "alert": stored})
         if alert["severity"] in FAULT_SEVERITIES:
             self._bump(table, str(alert["severity"]), +1)
+        return None
 
     def acked(self, table: str, severity: str) -> None:
         """An alert of `table` was acknowledged: one open alert fewer (info alerts never count)."""
@@ -141,7 +186,7 @@ class Ingest:
             del counts[severity]
         self._hub.publish({"type": "open", "table": table, "open": dict(counts)})
 
-    async def _state(self, table: str, state: dict[str, Any]) -> None:
+    async def _state(self, table: str, state: dict[str, Any]) -> str | None:
         clean = public_state(state)
         self._note_dealer(table, state)
         now = self._clock()
@@ -153,6 +198,7 @@ class Ingest:
         self._latest[table] = (clean, now)
         if now - self._written.get(table, 0.0) >= STATE_WRITE_S:
             await self._write_state(table)
+        return None
 
     async def _write_state(self, table: str) -> None:
         latest = self._latest.get(table)
@@ -181,19 +227,23 @@ class Ingest:
                 row["state"], row["state_at"] = latest
         return rows
 
-    async def _status(self, table: str, payload: bytes) -> None:
+    async def _status(self, table: str, payload: bytes) -> str | None:
         text = payload.decode("utf-8", "replace").strip().strip('"').lower()
         if text not in ("online", "offline"):
-            topic = f"{self._prefix}/{table}/status"
-            return self._reject(topic, f"status {text[:20]!r} is not online/offline")
+            return "status is not online/offline"
         now = self._clock()
         await self._store.set_status(table, text, now)
         self.counts["status"] += 1
         self._hub.publish({"type": "status", "table": table, "status": text, "at": now})
+        return None
 
-    async def _hand(self, table: str, summary: dict[str, Any]) -> None:
+    async def _hand(self, table: str, summary: dict[str, Any]) -> str | None:
+        hand = summary.get("hand")
+        if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)):
+            return "hand summary: 'hand' must be an integer"
         if await self._store.add_hand(table, summary, dealer=self.dealer(table), received=self._clock()):
             self.counts["hands"] += 1
             self._hub.publish({"type": "hand", "table": table, "hand": summary.get("hand")})
         else:
             self.counts["duplicates"] += 1
+        return None

@@ -17,6 +17,7 @@ from typing import Any
 import aiomqtt
 
 from controller.aio import cancel_firmly
+from controller.core import strictjson
 from controller.floor.config import BrokerConfig
 from controller.floor.errors import StoreError
 from controller.floor.ingest import KINDS, Ingest
@@ -30,9 +31,7 @@ def ack_topic(prefix: str, table: str) -> str:
 
 
 def ack_payload(ack: Ack) -> bytes:
-    import json
-
-    return json.dumps({"id": ack.alert_id, "by": ack.by, "ruling": ack.ruling, "t": ack.at},
+    return strictjson.dumps({"id": ack.alert_id, "by": ack.by, "ruling": ack.ruling, "t": ack.at},
                       ensure_ascii=False).encode("utf-8")
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.core import strictjson
 from controller.core.alerts import FAULT_SEVERITIES
 from controller.floor.config import StoreConfig
 from controller.floor.errors import StoreError
@@ -38,6 +39,9 @@ CREATE TABLE IF NOT EXISTS tables (
 CREATE TABLE IF NOT EXISTS sessions (
   digest TEXT PRIMARY KEY, user_name TEXT NOT NULL, role TEXT NOT NULL, csrf TEXT NOT NULL,
   expires DOUBLE PRECISION NOT NULL);
+CREATE TABLE IF NOT EXISTS quarantine (
+  seq {serial}, topic TEXT NOT NULL, reason TEXT NOT NULL, excerpt TEXT NOT NULL,
+  received DOUBLE PRECISION NOT NULL);
 CREATE TABLE IF NOT EXISTS hands (
   table_id TEXT NOT NULL, digest TEXT NOT NULL, hand INTEGER, dealer TEXT,
   received DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (table_id, digest));
@@ -117,7 +121,7 @@ class Store(ABC):
             (str(alert["table"]), str(alert["id"]), float(alert.get("t") or 0.0),
              _int_or_none(alert.get("hand")),
              str(alert["code"]), str(alert["severity"]), alert.get("street"), _int_or_none(alert.get("seat")),
-             dealer, received, json.dumps(alert, ensure_ascii=False)))
+             dealer, received, strictjson.dumps(alert, ensure_ascii=False)))
         return int(rows[0][0]) if rows else None
 
     async def add_ack(self, *, table: str, alert_id: str, by: str, ruling: str, at: float) -> Ack | None:
@@ -143,7 +147,7 @@ class Store(ABC):
         await self._query(
             "INSERT INTO tables (table_id, state, state_at) VALUES (?, ?, ?) ON CONFLICT (table_id)"
             " DO UPDATE SET state = excluded.state, state_at = excluded.state_at",
-            (table, json.dumps(state, ensure_ascii=False), at))
+            (table, strictjson.dumps(state, ensure_ascii=False), at))
 
     async def set_status(self, table: str, status: str, at: float) -> None:
         await self._query(
@@ -154,7 +158,7 @@ class Store(ABC):
     async def add_hand(self, table: str, summary: Mapping[str, Any], *, dealer: str | None,
                        received: float) -> bool:
         """Store a finished hand's summary; False for an exact resend (deduplicated by content)."""
-        payload = json.dumps(summary, ensure_ascii=False, sort_keys=True)
+        payload = strictjson.dumps(summary, ensure_ascii=False, sort_keys=True)
         digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
         rows = await self._query(
             "INSERT INTO hands (table_id, digest, hand, dealer, received, payload) VALUES (?, ?, ?, ?, ?, ?)"
@@ -176,7 +180,21 @@ class Store(ABC):
         rows = await self._query("SELECT digest, user_name, role, csrf, expires FROM sessions")
         return [(r[0], r[1], r[2], r[3], float(r[4])) for r in rows]
 
+    async def quarantine(self, *, topic: str, reason: str, excerpt: str, received: float) -> int:
+        """Keep a message the floor refused (a poison message), so staff can see what a table sent."""
+        rows = await self._query("INSERT INTO quarantine (topic, reason, excerpt, received)"
+                                 " VALUES (?, ?, ?, ?) RETURNING seq", (topic, reason, excerpt, received))
+        return int(rows[0][0])
+
     # --- reads ------------------------------------------------------------------------------------------
+    async def quarantined(self, limit: int = 50) -> dict[str, Any]:
+        """How many messages are in quarantine and the newest `limit` of them, newest first."""
+        total = await self._query("SELECT COUNT(*) FROM quarantine")
+        rows = await self._query("SELECT seq, topic, reason, excerpt, received FROM quarantine"
+                                 " ORDER BY seq DESC LIMIT ?", (limit,))
+        return {"count": int(total[0][0]), "recent": [
+            {"seq": r[0], "topic": r[1], "reason": r[2], "excerpt": r[3], "received": r[4]} for r in rows]}
+
     async def cursor(self) -> tuple[int, int]:
         """(highest alert seq, highest ack seq): where a browser's catch-up starts."""
         a = await self._query("SELECT COALESCE(MAX(seq), 0) FROM alerts")
@@ -266,7 +284,7 @@ class Store(ABC):
 
     async def counts(self) -> dict[str, int]:
         out = {}
-        for name in ("alerts", "acks", "hands", "tables"):
+        for name in ("alerts", "acks", "hands", "tables", "quarantine"):
             out[name] = int((await self._query(f"SELECT COUNT(*) FROM {name}"))[0][0])
         return out
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import html
-import json
 import logging
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -16,6 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.core import strictjson
 from controller.floor.auth import Session, Sessions, check_login, csrf_ok
 from controller.floor.config import FloorConfig
 from controller.floor.hub import Hub
@@ -92,8 +93,13 @@ def _set_cookie(resp: web.StreamResponse, request: web.Request, session: Session
                     path="/", max_age=int(session.expires - f.clock()))
 
 
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """Every JSON answer is strict JSON: a NaN or Infinity is a bug here, never text for the browser."""
+    return web.json_response(data, status=status, dumps=strictjson.dumps)
+
+
 def _json_error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+    return json_response({"error": message}, status=status)
 
 
 def _page(name: str, **values: str) -> str:
@@ -204,24 +210,28 @@ async def index(request: web.Request) -> web.StreamResponse:
 # --- JSON API ----------------------------------------------------------------------------------------------
 async def api_me(request: web.Request) -> web.StreamResponse:
     s = _api_user(request)
-    return web.json_response({"user": s.user, "role": s.role, "can_ack": s.can_ack})
+    return json_response({"user": s.user, "role": s.role, "can_ack": s.can_ack})
 
 
 async def api_tables(request: web.Request) -> web.StreamResponse:
     _api_user(request)
-    return web.json_response(await _floor(request).ingest.tables())
+    return json_response(await _floor(request).ingest.tables())
 
 
 def _time_param(raw: str | None, name: str) -> float | None:
     if not raw:
         return None
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
         pass
+    else:
+        if not math.isfinite(value):
+            raise _HTTPJson(400, f"{name}: not a finite number")
+        return value
     try:
         return datetime.fromisoformat(raw).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError, OSError):
         raise _HTTPJson(400, f"{name}: not a time (epoch seconds or ISO 8601)") from None
 
 
@@ -238,7 +248,7 @@ async def api_alerts(request: web.Request) -> web.StreamResponse:
     f = Filters(table=q.get("table") or None, code=q.get("code") or None, severity=q.get("severity") or None,
                 since=_time_param(q.get("since"), "since"), until=_time_param(q.get("until"), "until"),
                 status=status, limit=limit)
-    return web.json_response(await _floor(request).store.history(f))
+    return json_response(await _floor(request).store.history(f))
 
 
 async def api_table(request: web.Request) -> web.StreamResponse:
@@ -250,7 +260,7 @@ async def api_table(request: web.Request) -> web.StreamResponse:
         raise _HTTPJson(404, f"no table {table!r}")
     row["dealer"] = f.ingest.dealer(table)
     row["alerts"] = await f.store.history(Filters(table=table, limit=50))
-    return web.json_response(row)
+    return json_response(row)
 
 
 async def api_alert(request: web.Request) -> web.StreamResponse:
@@ -259,25 +269,26 @@ async def api_alert(request: web.Request) -> web.StreamResponse:
     if a is None:
         raise _HTTPJson(404, "no such alert")
     a["rule_info"] = rule_info(str(a.get("code")))
-    return web.json_response(a)
+    return json_response(a)
 
 
 async def api_stats(request: web.Request) -> web.StreamResponse:
     _api_user(request)
     since = _time_param(request.query.get("since"), "since")
-    return web.json_response(await _floor(request).store.stats(since))
+    return json_response(await _floor(request).store.stats(since))
 
 
 async def api_catalogue(request: web.Request) -> web.StreamResponse:
     _api_user(request)
-    return web.json_response(catalogue_json())
+    return json_response(catalogue_json())
 
 
 async def api_health(request: web.Request) -> web.StreamResponse:
     _api_user(request)
     f = _floor(request)
-    return web.json_response({"broker": f.link_stats(), "ingest": f.ingest.counts, "hub": f.hub.statistics(),
-                              "store": await f.store.counts(), "sessions": len(f.sessions)})
+    return json_response({"broker": f.link_stats(), "ingest": f.ingest.counts, "hub": f.hub.statistics(),
+                          "store": await f.store.counts(), "sessions": len(f.sessions),
+                          "quarantine": await f.store.quarantined()})
 
 
 async def api_ack(request: web.Request) -> web.StreamResponse:
@@ -287,9 +298,9 @@ async def api_ack(request: web.Request) -> web.StreamResponse:
     if not s.can_ack:
         raise _HTTPJson(403, "this account is read-only")
     try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise _HTTPJson(400, "body must be JSON") from None
+        body = strictjson.loads(await request.read())
+    except strictjson.JsonError as exc:
+        raise _HTTPJson(400, f"body must be strict JSON: {exc}") from None
     if not isinstance(body, dict):
         raise _HTTPJson(400, "body must be a JSON object")
     table, alert_id = str(body.get("table") or ""), str(body.get("id") or "")
@@ -308,7 +319,7 @@ async def api_ack(request: web.Request) -> web.StreamResponse:
     f.hub.publish({"type": "ack", "ack": ack.to_json()})
     f.ingest.acked(table, str(known["severity"]) if known else "")
     log.info("floor: %s acknowledged %s/%s", s.user, table, alert_id)
-    return web.json_response(ack.to_json())
+    return json_response(ack.to_json())
 
 
 # --- live stream -------------------------------------------------------------------------------------------
@@ -320,7 +331,7 @@ class _Stream:
         self.a, self.k = cursor
 
     async def send(self, kind: str, data: Any) -> None:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        text = strictjson.dumps(data, ensure_ascii=False, separators=(",", ":"))
         await self.resp.write(f"event: {kind}\nid: {self.a}.{self.k}\ndata: {text}\n\n".encode())
 
     async def alert(self, seq: int, alert: dict[str, Any]) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from controller.core.alerts import Alert
 from controller.core.engine import Outcome
-from controller.core.events import Event, HandStart, Knock
+from controller.core.events import Event, HandStart, Knock, SessionStart
 from controller.hardware.base import Emit
 
 
@@ -45,6 +45,8 @@ class KnockEngine:
         self.events = 0
 
     def feed(self, event: Event) -> list[Outcome]:
+        if isinstance(event, SessionStart):  # the daemon's first journal line, not a table event
+            return []
         self.events += 1
         if isinstance(event, HandStart):
             self.hand += 1

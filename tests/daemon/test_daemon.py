@@ -12,8 +12,8 @@ from typing import Any
 from controller.config import Config, parse_config
 from controller.core.alerts import Alert
 from controller.core.engine import Outcome
-from controller.core.events import Event
-from controller.daemon.app import Daemon
+from controller.core.events import Event, SessionStart
+from controller.daemon.app import Daemon, session_token
 from controller.daemon.journal import iter_journal
 from controller.daemon.outbox import Outbox
 from tests.daemon.broker import Broker, Subscriber, free_port
@@ -63,7 +63,7 @@ def test_alerts_state_status_reach_the_broker_in_order(tmp_path: Path, broker: B
     daemon = Daemon(config(tmp_path, broker.port), engine=KnockEngine())
     def done() -> bool:
         healthy = [json.loads(h) for h in sub.on("/health")]
-        return len(sub.on("/alerts")) >= 60 and any(h["journal"]["events"] == 72 for h in healthy)
+        return len(sub.on("/alerts")) >= 60 and any(h["journal"]["events"] == 73 for h in healthy)
 
     asyncio.run(run_until(daemon, [ListSource(events)], done))
     time.sleep(0.2)
@@ -75,11 +75,14 @@ def test_alerts_state_status_reach_the_broker_in_order(tmp_path: Path, broker: B
     assert sub.on("/status")[-1] == b"offline"  # graceful stop says so
     assert json.loads(sub.on("/state")[-1]) == {"hand": 12, "events": 72}
     health = json.loads(sub.on("/health")[-1])  # the extension topic: every component's statistics()
-    assert health["journal"]["events"] == 72 and health["core"]["alerts"] == 60 and "mqtt" in health
+    # 72 table events after the `session` line that opens every new journal
+    assert health["journal"]["events"] == 73 and health["core"]["alerts"] == 60 and "mqtt" in health
     assert Outbox(tmp_path / "state" / "outbox.sqlite3").pending_count() == 0
     sub.close()
     # The journal holds every event, in order, before the outbox saw its outcomes.
-    assert list(iter_journal(daemon.session.path)) == events
+    journal = list(iter_journal(daemon.session.path))
+    assert journal[0] == SessionStart(t=0.0, id=session_token(daemon.session.name, "t1"), source="daemon")
+    assert journal[1:] == events
 
 
 def test_without_broker_records_then_delivers_backlog_in_order(tmp_path: Path) -> None:

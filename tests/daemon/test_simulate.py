@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -54,7 +55,11 @@ def test_json_mode_alert_lines_then_summary(tmp_path: Path) -> None:
 def test_same_seed_same_result() -> None:
     a = simulate("--hands", "4", "--json", "--seed", "11")
     b = simulate("--hands", "4", "--json", "--seed", "11")
-    assert a.stdout.splitlines()[:-1] == b.stdout.splitlines()[:-1]
+    # Alert ids carry each run's session (unique across runs); everything else is the same.
+    session = re.compile(r'"id":"sim-[0-9]{8}-[0-9]{6}-[0-9a-f]{4}x*-h')
+    assert [session.sub('"id":"sim-h', x) for x in a.stdout.splitlines()[:-1]] == \
+        [session.sub('"id":"sim-h', x) for x in b.stdout.splitlines()[:-1]]
+    assert a.stdout.splitlines()[0] != b.stdout.splitlines()[0]
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -271,11 +271,12 @@ def test_stream_catch_up_after_reconnect(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize("payload,why", [
-    (b"{not json", "not JSON"), (b"[1, 2]", "not a JSON object"),
-    (json.dumps({"id": "x", "code": "KNOCK_MISSING", "message": "m"}).encode(), "without severity"),
+    (b"{not json", "not valid JSON"), (b"[1, 2]", "not a JSON object"),
+    (json.dumps({"id": "x", "code": "KNOCK_MISSING", "message": "m"}).encode(),
+     "'severity' must be a non-empty string"),
     (json.dumps({"id": "x", "code": "K", "message": "m", "severity": "fatal"}).encode(), "unknown severity"),
     (json.dumps({"id": "x", "code": "K", "message": "m", "severity": "info", "hand": "seven"}).encode(),
-     "bad field value"),
+     "'hand' must be an integer"),
 ])
 def test_bad_alert_payloads_are_rejected(tmp_path: Path, payload: bytes, why: str,
                                          caplog: pytest.LogCaptureFixture) -> None:
@@ -283,6 +284,7 @@ def test_bad_alert_payloads_are_rejected(tmp_path: Path, payload: bytes, why: st
         await svc.ingest.handle("cardtable/t1/alerts", payload)
         assert svc.ingest.counts["rejected"] == 1 and svc.ingest.counts["alerts"] == 0
         assert (await svc.store.counts())["alerts"] == 0
+        assert (await svc.store.counts())["quarantine"] == 1
 
     run_service(tmp_path, body)
     assert why in caplog.text

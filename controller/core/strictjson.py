@@ -1,0 +1,82 @@
+"""Strict JSON for every input edge and every output: finite numbers, 64-bit integers, bounded nesting.
+
+Python's `json` accepts `NaN`, `Infinity` and `1e400` (which becomes inf), integers of any size (up to
+4,300 digits, then a ValueError) and nesting until a RecursionError; and it writes `NaN`/`Infinity`, which
+browsers' JSON.parse refuses. Event logs, the journal, MQTT payloads and HTTP bodies are read with `loads`,
+which turns all of these into one `JsonError` (a ValueError); `dumps` refuses to write non-finite numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+MAX_INT = 2**63 - 1  # what SQLite and PostgreSQL BIGINT hold; larger numbers are no table's business
+MAX_DEPTH = 32  # deeper than any payload of ours; keeps every recursive walk over the value safe
+_MAX_DIGITS = 19
+
+
+class JsonError(ValueError):
+    """The text is not strict JSON; the message says why in a few words."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise JsonError(f"integer {text[:12]}… is out of range")
+    value = int(text)
+    if not -MAX_INT - 1 <= value <= MAX_INT:
+        raise JsonError(f"integer {text} is out of range")
+    return value
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonError(f"number {text[:24]} is out of range")
+    return value
+
+
+def _parse_constant(name: str) -> Any:
+    raise JsonError(f"{name} is not a JSON number")
+
+
+def _depth_ok(value: Any) -> bool:
+    """Iterative, so a deep value cannot exhaust the stack here either."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return True
+
+
+def loads(data: str | bytes) -> Any:
+    """Decode strict JSON; raises JsonError (bad UTF-8, syntax, non-finite or huge numbers, deep nesting)."""
+    if isinstance(data, bytes | bytearray):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JsonError(f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    try:
+        value = json.loads(data, parse_int=_parse_int, parse_float=_parse_float,
+                           parse_constant=_parse_constant)
+    except JsonError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise JsonError(f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:  # e.g. Python's own limit on integer digits
+        raise JsonError(f"not valid JSON ({exc})") from None
+    if not _depth_ok(value):
+        raise JsonError(f"nested more than {MAX_DEPTH} levels deep")
+    return value
+
+
+def dumps(value: Any, **kwargs: Any) -> str:
+    """json.dumps that refuses NaN and ±Infinity (ValueError) instead of writing invalid JSON."""
+    return json.dumps(value, allow_nan=False, **kwargs)
