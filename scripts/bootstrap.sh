@@ -28,7 +28,7 @@ VENV=${CARDTABLE_VENV:-.venv}
 want=""; [ "${1:-}" = "--test" ] && want="camera,test"
 stamp="$VENV/.cardtable-installed"
 have_hash=""; have_extras=""
-read -r have_hash have_extras < "$stamp" 2>/dev/null || true
+if [ -f "$stamp" ]; then read -r have_hash have_extras < "$stamp" || true; fi
 hash="$(sha256sum pyproject.toml | cut -c1-16)"
 # shellcheck disable=SC2086  # word splitting of the comma lists is the point
 extras="$(printf '%s\n' ${have_extras//,/ } ${want//,/ } | sort -u | paste -sd, -)"
