@@ -1,11 +1,14 @@
-"""Suite-wide fixtures: tests that call the CLI in-process must not leave its log handler behind."""
+"""Suite-wide fixtures: the root logger restored after each test, a broker with passwords, the slow list."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from tests.daemon.broker import MOSQUITTO, Broker
 
 
 @pytest.fixture(autouse=True)
@@ -45,3 +48,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def password_broker(tmp_path: Path) -> Iterator[Broker]:
+    """A private mosquitto that accepts only user t1 with password `right`."""
+    if not Path(MOSQUITTO).exists():
+        pytest.skip("mosquitto not installed")
+    (tmp_path / "pw-broker").mkdir()
+    broker = Broker(tmp_path / "pw-broker", passwords={"t1": "right"})
+    broker.start()
+    yield broker
+    broker.stop()

@@ -11,7 +11,7 @@ import pytest
 
 from controller import doctor
 from controller.config import parse_config
-from tests.daemon.broker import MOSQUITTO, Broker, free_port
+from tests.daemon.broker import Broker, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,23 +74,15 @@ def test_disk_and_clock_probes(tmp_path: Path) -> None:
 
 
 @pytest.mark.broker
-def test_broker_check_against_a_real_broker(tmp_path: Path) -> None:
-    if not Path(MOSQUITTO).exists():
-        pytest.skip("mosquitto not installed")
-    broker = Broker(tmp_path, passwords={"t1": "right"})
-    broker.start()
-    try:
-        (tmp_path / "good").write_text("t1:right\n")
-        (tmp_path / "bad").write_text("t1:wrong\n")
-        base = {"state_dir": str(tmp_path / "s"), "table": {"id": "t1"}}
-        ok = parse_config({**base, "mqtt": {"host": "127.0.0.1", "port": broker.port,
-                                            "credentials_file": str(tmp_path / "good")}})
-        bad = parse_config({**base, "mqtt": {"host": "127.0.0.1", "port": broker.port,
-                                             "credentials_file": str(tmp_path / "bad")}})
-        assert doctor._broker_text(ok) is None
-        assert "refused the user name or password" in (doctor._broker_text(bad) or "")
-    finally:
-        broker.stop()
+def test_broker_check_against_a_real_broker(tmp_path: Path, password_broker: Broker) -> None:
+    (tmp_path / "good").write_text("t1:right\n")
+    (tmp_path / "bad").write_text("t1:wrong\n")
+    base = {"state_dir": str(tmp_path / "s"), "table": {"id": "t1"}}
+    mqtt = {"host": "127.0.0.1", "port": password_broker.port}
+    ok = parse_config({**base, "mqtt": {**mqtt, "credentials_file": str(tmp_path / "good")}})
+    bad = parse_config({**base, "mqtt": {**mqtt, "credentials_file": str(tmp_path / "bad")}})
+    assert doctor._broker_text(ok) is None
+    assert "refused the user name or password" in (doctor._broker_text(bad) or "")
     port = free_port()
     gone = parse_config({"state_dir": str(tmp_path / "s"), "mqtt": {"host": "127.0.0.1", "port": port}})
     assert (doctor._broker_text(gone) or "").startswith(f"cannot reach the MQTT broker 127.0.0.1:{port}")

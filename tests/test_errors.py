@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from controller import cli, doctor
-from tests.daemon.broker import MOSQUITTO, Broker, free_port
+from tests.daemon.broker import Broker, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -84,15 +84,9 @@ def test_simulate_unknown_broker_host() -> None:
 
 
 @pytest.mark.broker
-def test_simulate_bad_credentials(tmp_path: Path) -> None:
-    if not Path(MOSQUITTO).exists():
-        pytest.skip("mosquitto not installed")
-    broker = Broker(tmp_path, passwords={"sim": "right"})
-    broker.start()
-    try:
-        res = cardtable("simulate", "--hands", "2", "--broker", f"mqtt://sim:wrong@127.0.0.1:{broker.port}")
-    finally:
-        broker.stop()
+def test_simulate_bad_credentials(password_broker: Broker) -> None:
+    broker = password_broker
+    res = cardtable("simulate", "--hands", "2", "--broker", f"mqtt://t1:wrong@127.0.0.1:{broker.port}")
     assert res.returncode == 1
     line = one_line(res)
     assert line.startswith(f"cardtable simulate: MQTT broker 127.0.0.1:{broker.port} refused the user name "
@@ -121,27 +115,23 @@ def _denied(path: str) -> None:
     raise PermissionError(errno.EACCES, "Permission denied", path)
 
 
-def test_run_serial_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("section", "message"), [
+    ('[[hubs]]\nname = "hub0"\ndevice = "/dev/ttyACM0"\nreaders = { 0 = "board" }\n',
+     "reader hub hub0: /dev/ttyACM0: permission denied: add the user to group dialout "
+     "(sudo usermod -aG dialout $USER, then log in again)"),
+    ('[tap]\npin = 17\n[gpio]\npin_factory = "lgpio"\n',
+     "GPIO /dev/gpiochip0: permission denied: add the user to group gpio "
+     "(sudo usermod -aG gpio $USER, then log in again)"),
+], ids=["serial", "gpio"])
+def test_run_device_permission_denied(section: str, message: str, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     # The suite runs as root, where every open succeeds: the kernel's answer is faked at the one seam.
     monkeypatch.setattr(doctor, "open_device", _denied)
-    cfg = table_config(tmp_path, '[[hubs]]\nname = "hub0"\ndevice = "/dev/ttyACM0"\n'
-                                 'readers = { 0 = "board" }\n')
-    code, err = _in_process(["run", "--config", str(cfg)], capsys)
-    assert code == 1
-    assert err == ("cardtable run: reader hub hub0: /dev/ttyACM0: permission denied: add the user to group "
-                   "dialout (sudo usermod -aG dialout $USER, then log in again)")
-
-
-def test_run_gpio_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(doctor, "open_device", _denied)
     monkeypatch.setattr(doctor, "gpio_chips", lambda: ["/dev/gpiochip0"])
-    cfg = table_config(tmp_path, '[tap]\npin = 17\n[gpio]\npin_factory = "lgpio"\n')
-    code, err = _in_process(["run", "--config", str(cfg)], capsys)
+    code, err = _in_process(["run", "--config", str(table_config(tmp_path, section))], capsys)
     assert code == 1
-    assert err == ("cardtable run: GPIO /dev/gpiochip0: permission denied: add the user to group gpio "
-                   "(sudo usermod -aG gpio $USER, then log in again)")
+    assert err == f"cardtable run: {message}"
 
 
 def test_run_gpio_absent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
