@@ -218,8 +218,9 @@ def _camera_errors(section: Any) -> list[str]:
         return []
     try:
         from controller.vision.config import CameraConfig
-    except ImportError:
-        return ["camera: this installation has no camera support (controller.vision)"]
+    except ImportError as exc:
+        from controller.errors import CAMERA_EXTRA
+        return [f"camera: {CAMERA_EXTRA} ({exc})"]
     try:
         CameraConfig.from_mapping(section)
     except UsageError as exc:

@@ -22,12 +22,20 @@ fi
 
 VENV=${CARDTABLE_VENV:-.venv}
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-extras=""; [ "${1:-}" = "--test" ] && extras="[test]"
+# One venv for both commands. The stamp records the pyproject hash and the extras installed; a command
+# whose extras are already there (simulate after test) installs nothing, and a reinstall keeps the extras
+# the venv had, so switching between ./scripts/simulate and ./scripts/test never reinstalls twice.
+want=""; [ "${1:-}" = "--test" ] && want="camera,test"
 stamp="$VENV/.cardtable-installed"
-want="$(sha256sum pyproject.toml | cut -c1-16)$extras"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "bootstrap: installing cardtable$extras into $VENV" >&2
+have_hash=""; have_extras=""
+if [ -f "$stamp" ]; then read -r have_hash have_extras < "$stamp" || true; fi
+hash="$(sha256sum pyproject.toml | cut -c1-16)"
+# shellcheck disable=SC2086  # word splitting of the comma lists is the point
+extras="$(printf '%s\n' ${have_extras//,/ } ${want//,/ } | sort -u | paste -sd, -)"
+if [ "${have_hash:-}" != "$hash" ] || [ "$extras" != "${have_extras:-}" ]; then
+  spec="."; [ -n "$extras" ] && spec=".[$extras]"
+  echo "bootstrap: installing cardtable${extras:+[$extras]} into $VENV (once; later runs skip this)" >&2
   "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-  "$VENV/bin/python" -m pip install -q -e ".$extras"
-  echo "$want" > "$stamp"
+  "$VENV/bin/python" -m pip install -q -e "$spec"
+  echo "$hash $extras" > "$stamp"
 fi

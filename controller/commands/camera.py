@@ -34,6 +34,9 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # OpenCV and the vision package load only when this command runs, not for every `cardtable` call.
+    from controller.errors import require_camera
+
+    require_camera()  # without the `camera` extra: one line naming it, not an ImportError
     from controller.vision.cli import run as run_camera
 
     return run_camera(args)

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import getpass
 import logging
 import sys
 
-from controller.errors import UsageError
+from controller import __version__
+from controller.errors import UsageError, port_error
+from controller.logsetup import redact_url
 
 NAME = "floor"
 HELP = "serve the floor screen (alerts, table view, acknowledgements) from the MQTT broker"
 DESCRIPTION = ("Subscribe to every table's alerts, state, hands and status, store them (SQLite, or "
                "PostgreSQL when store.dsn is set) and serve the floor page. "
                "`cardtable floor hash-password` prints a password hash for the config's [users] section.")
+LOG_LEVEL = "info"
+
+log = logging.getLogger("cardtable.floor")
 
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="floor config (TOML); see config/floor.example.toml")
-    p.add_argument("-v", "--verbose", action="store_true", help="log every broker (re)connect and login")
     sub = p.add_subparsers(dest="floor_command", title="subcommand (optional)", metavar="hash-password")
     h = sub.add_parser("hash-password", help="print a scrypt hash for users.<name>.hash")
     h.add_argument("--stdin", action="store_true", help="read the password from standard input (one line)")
@@ -49,7 +54,16 @@ def run(args: argparse.Namespace) -> int:
     from controller.floor.config import load_config
 
     cfg = load_config(args.config)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(message)s")
-    asyncio.run(serve(cfg))
+    b = cfg.broker
+    scheme = "mqtts" if b.tls else "mqtt"
+    log.info("cardtable %s floor starting", __version__, extra={"fields": {
+        "version": __version__, "config": args.config, "listen": f"{cfg.web.host}:{cfg.web.port}",
+        "broker": redact_url(scheme, b.host, b.port, b.username),
+        "store": "postgresql" if cfg.store.dsn else str(cfg.store.sqlite)}})
+    try:
+        asyncio.run(serve(cfg))
+    except OSError as exc:  # the web port: in use, privileged, or not an address of this machine
+        if exc.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
+            raise
+        raise port_error(cfg.web.host, cfg.web.port, exc, setting=f"[web] port in {args.config}") from None
     return 0

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import importlib
 import json
-import logging
 import sys
 import tempfile
 import time
@@ -22,13 +21,14 @@ from controller.core.engine import Outcome
 from controller.core.events import Event
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES
 from controller.daemon.app import Daemon
-from controller.errors import UsageError
+from controller.doctor import broker_problem
+from controller.errors import UsageError, require_camera
 from controller.hardware.base import Source
 from controller.sim.driver import Route, SimDriver, VirtualClock
-from controller.sim.liveview import View
 
 NAME = "simulate"
 HELP = "play a virtual table through the adapters into the daemon and score the rules core"
+LOG_LEVEL = "warning"
 
 
 def _speed(text: str) -> float | None:
@@ -69,6 +69,8 @@ def register(p: argparse.ArgumentParser) -> None:
                         "without it nothing is published")
     p.add_argument("--log", type=Path, metavar="FILE", help="write the session's event journal here")
     p.add_argument("--json", action="store_true", help="alerts and the summary as JSON Lines, no view")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no live table and no per-hand lines: only the summary at the end")
     p.add_argument("--direct", action="store_true",
                    help="hand events straight to the daemon instead of through the emulated hardware")
     p.add_argument("--state-dir", type=Path, metavar="DIR",
@@ -121,6 +123,7 @@ def hardware_routes(daemon: Daemon, clock: VirtualClock, seats: int) -> tuple[li
 
 
 async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> dict[str, Any]:
+    from controller.sim.liveview import View, choose_mode  # rich loads only for this command
     from controller.sim.score import score
     from controller.sim.table import VirtualTable
 
@@ -136,7 +139,8 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     if args.camera:
         from controller.vision.virtual import CameraRoute
         routes.insert(0, CameraRoute(seed=args.seed))  # owns `exposed`: the camera must see the card
-    view = View(out=out, json_mode=args.json, total=args.hands, speed=args.speed, tty=out.isatty())
+    view = View(out=out, mode=choose_mode(json_mode=args.json, quiet=args.quiet, tty=out.isatty()),
+                total=args.hands)
     driver = SimDriver(table.hands(args.hands), clock=clock, routes=routes, speed=args.speed,
                        skip=daemon.recovered, on_hand=view.hand_done)
     alerts: list[Alert] = []
@@ -204,8 +208,6 @@ def _print_summary(res: dict[str, Any], args: argparse.Namespace, out: TextIO) -
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
     if not 2 <= args.seats <= 10:
         print(f"cardtable {NAME}: --seats must be 2…10, got {args.seats}", file=sys.stderr)
         return 2
@@ -216,8 +218,14 @@ def run(args: argparse.Namespace) -> int:
         state_dir = args.state_dir or Path(tmp)
         if args.log is not None and args.state_dir is None:
             args.log.unlink(missing_ok=True)  # --log names a new journal, not one to resume
+        if args.camera:
+            require_camera()
         try:
             cfg = build_config(args, state_dir)
+            if cfg.mqtt.enabled:  # a broker asked for must answer: an error now, not a silent queue
+                problem = asyncio.run(broker_problem(cfg, timeout=5.0, setting="--broker"))
+                if problem is not None:
+                    raise problem
             daemon = Daemon(cfg, new_session=args.state_dir is None, journal_path=args.log)
             res = asyncio.run(_simulate(args, daemon, sys.stdout))
         except UsageError as exc:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import ssl
 import time
 from collections.abc import Callable
@@ -23,14 +24,12 @@ import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
 from controller.aio import cancel_firmly
+from controller.backoff import backoff_delays
 from controller.config import MqttConfig
 from controller.daemon.outbox import Outbox
-from controller.errors import UsageError
+from controller.errors import AUTH_CODES, UsageError
 
 log = logging.getLogger("cardtable.mqtt")
-
-# CONNACK codes meaning "your credentials are wrong" (MQTT 3.1.1: 4, 5; MQTT 5: 134, 135).
-_AUTH_CODES = {4, 5, 134, 135}
 
 
 class CredentialsError(UsageError):
@@ -70,15 +69,23 @@ def check_tls_files(cfg: MqttConfig) -> None:
             raise CredentialsError(f"mqtt.{name} {path}: cannot read: {exc.strerror or exc}") from None
 
 
-def backoff_delays(lo: float, hi: float, rng: random.Random) -> Any:
-    """Capped exponential backoff with full jitter in [delay/2, delay] (never a thundering herd)."""
-    delay = lo
-    while True:
-        yield rng.uniform(delay / 2, delay)
-        delay = min(delay * 2, hi)
+def tls_parameters(cfg: MqttConfig) -> aiomqtt.TLSParameters | None:
+    if not cfg.tls:
+        return None
+    return aiomqtt.TLSParameters(
+        ca_certs=str(cfg.ca_file) if cfg.ca_file else None,
+        certfile=str(cfg.cert_file) if cfg.cert_file else None,
+        keyfile=str(cfg.key_file) if cfg.key_file else None,
+        cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
 
 
-def _rc_value(exc: aiomqtt.MqttError) -> int | None:
+def client_id(name: str) -> str:
+    """A client id unique per process: the broker drops the older of two connections with one id, so two
+    daemons (or a daemon and `cardtable doctor`) started with one config must not share it."""
+    return f"{name}-{secrets.token_hex(3)}"
+
+
+def rc_value(exc: aiomqtt.MqttError) -> int | None:
     """The CONNACK code of a refused connection (not paho's local error numbers, which overlap)."""
     if not isinstance(exc, MqttConnectError):
         return None
@@ -98,7 +105,7 @@ class Publisher:
                  credentials: Credentials | None = None, seed: int | None = None) -> None:
         self.cfg = cfg
         self.root = f"{cfg.prefix}/{table}/"
-        self.client_id = cfg.client_id or f"cardtable-{table}"
+        self.client_id = client_id(cfg.client_id or f"cardtable-{table}")
         self.outbox = outbox
         self.on_command = on_command
         self.on_auth_failure = on_auth_failure
@@ -121,13 +128,7 @@ class Publisher:
         self.outbox.wakeup.set()
 
     def _client(self) -> aiomqtt.Client:
-        tls: aiomqtt.TLSParameters | None = None
-        if self.cfg.tls:
-            tls = aiomqtt.TLSParameters(
-                ca_certs=str(self.cfg.ca_file) if self.cfg.ca_file else None,
-                certfile=str(self.cfg.cert_file) if self.cfg.cert_file else None,
-                keyfile=str(self.cfg.key_file) if self.cfg.key_file else None,
-                cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        tls = tls_parameters(self.cfg)
         will = aiomqtt.Will(topic=self.root + "status", payload=b"offline", qos=1, retain=True)
         creds = self.credentials
         return aiomqtt.Client(
@@ -168,10 +169,10 @@ class Publisher:
     def _failed(self, error: aiomqtt.MqttError) -> None:
         self.failures += 1
         self.last_error = str(error)
-        rc = _rc_value(error)
-        if rc in _AUTH_CODES:
+        rc = rc_value(error)
+        if rc in AUTH_CODES:
             self.on_auth_failure(f"broker {self.cfg.host}:{self.cfg.port} refused the credentials ({error})")
-        log.warning("MQTT: %s; reconnecting", error)
+        log.warning("MQTT broker %s:%s: %s; reconnecting", self.cfg.host, self.cfg.port, error)
 
     async def _session(self, client: aiomqtt.Client) -> None:
         self.connected = True

@@ -14,7 +14,7 @@ from aiohttp import web
 from controller.floor.config import FloorConfig
 from controller.floor.hub import Hub
 from controller.floor.ingest import Ingest
-from controller.floor.link import BrokerLink
+from controller.floor.link import BrokerLink, floor_client_id
 from controller.floor.store import Store, open_store
 from controller.floor.web import Floor, build_app
 
@@ -28,7 +28,8 @@ class FloorService:
         self.hub = Hub()
         self.ingest = Ingest(store=self.store, hub=self.hub, prefix=cfg.broker.prefix, dealers=cfg.dealers,
                              clock=clock)
-        self.link = BrokerLink(cfg.broker, ingest=self.ingest, store=self.store)
+        self.link = BrokerLink(cfg.broker, ingest=self.ingest, store=self.store,
+                               client_id=floor_client_id(cfg.broker.client_id, cfg.store))
         self.link.on_change.append(lambda up: self.hub.publish({"type": "broker", "connected": up}))
         self.link.on_ack_published.append(
             lambda ack: self.hub.publish({"type": "ack_sent", "table": ack.table, "id": ack.alert_id}))

@@ -9,16 +9,18 @@ from there, so a ruling made while the broker is down goes out after the reconne
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
-import random
+import socket
 import time
 from typing import Any
 
 import aiomqtt
 
 from controller.aio import cancel_firmly
+from controller.backoff import backoff_delays
 from controller.core import strictjson
-from controller.floor.config import BrokerConfig
+from controller.floor.config import BrokerConfig, StoreConfig
 from controller.floor.errors import StoreError
 from controller.floor.ingest import KINDS, Ingest
 from controller.floor.store import Ack, Store
@@ -35,9 +37,20 @@ def ack_payload(ack: Ack) -> bytes:
                       ensure_ascii=False).encode("utf-8")
 
 
+def floor_client_id(name: str, store: StoreConfig, host: str | None = None) -> str:
+    """`name` plus a suffix fixed by this machine and this store: two floors (other hosts or other stores)
+    started from one config do not take each other's connection, while one floor keeps its persistent
+    session (the QoS 1 messages the broker queued for it) across restarts."""
+    where = f"{store.dsn}/{store.schema_name}" if store.dsn else str(store.sqlite.resolve())
+    digest = hashlib.sha256(f"{host or socket.gethostname()}|{where}".encode()).hexdigest()[:8]
+    return f"{name}-{digest}"
+
+
 class BrokerLink:
-    def __init__(self, cfg: BrokerConfig, *, ingest: Ingest, store: Store) -> None:
+    def __init__(self, cfg: BrokerConfig, *, ingest: Ingest, store: Store,
+                 client_id: str | None = None) -> None:
         self._cfg = cfg
+        self.client_id = client_id or cfg.client_id
         self._ingest = ingest
         self._store = store
         self._acks_waiting = asyncio.Event()
@@ -57,7 +70,7 @@ class BrokerLink:
         c = self._cfg
         tls = aiomqtt.TLSParameters(ca_certs=str(c.ca_file) if c.ca_file else None) if c.tls else None
         client = aiomqtt.Client(c.host, c.port, username=c.username, password=c.secret(),
-                                identifier=c.client_id, clean_session=False, keepalive=c.keepalive,
+                                identifier=self.client_id, clean_session=False, keepalive=c.keepalive,
                                 tls_params=tls, timeout=10)
         # Acknowledge each QoS 1 message only after it is stored: if the floor dies (or the store fails)
         # in between, the broker delivers it again on the next connect. aiomqtt does not expose paho's
@@ -70,17 +83,15 @@ class BrokerLink:
 
     async def run(self) -> None:
         """Connect, subscribe, consume; on a broker error wait (capped, jittered backoff) and repeat."""
-        delay = self._cfg.backoff_initial
+        delays = backoff_delays(self._cfg.backoff_initial, self._cfg.backoff_max)
         while True:
             started = time.monotonic()
             # Each connection in its own task: a cancellation that aiomqtt reports as MqttError (disconnect
             # timeout) still stops this loop instead of starting a reconnect.
             await cancel_firmly(self._connection())
-            if time.monotonic() - started > 30:
-                delay = self._cfg.backoff_initial  # it was a working connection: start the backoff afresh
-            # Jitter, so that many clients do not hammer a restarted broker in lock-step.
-            await asyncio.sleep(delay * random.uniform(0.5, 1.0))
-            delay = min(delay * 2, self._cfg.backoff_max)
+            if time.monotonic() - started > 30:  # it was a working connection: start the backoff afresh
+                delays = backoff_delays(self._cfg.backoff_initial, self._cfg.backoff_max)
+            await asyncio.sleep(next(delays))
 
     async def _connection(self) -> None:
         """One connection from connect to loss (the loss is logged, not raised)."""

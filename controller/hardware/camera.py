@@ -8,7 +8,6 @@ with capped, jittered backoff (a camera plugged back in resumes by itself).
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from controller.backoff import backoff_delays
 from controller.hardware.base import Clock, Emit
 from controller.vision.capture import CaptureError, FrameReader, open_reader
 from controller.vision.config import CameraConfig
@@ -65,17 +65,16 @@ class CameraSource:
         return dict(self._stats)
 
     async def run(self, emit: Emit) -> None:
-        delay = self._backoff[0]
+        delays = backoff_delays(*self._backoff)
         while True:
             try:
                 reader = await asyncio.to_thread(self._opener)
             except CaptureError as exc:
                 self._health(False, str(exc))
-                await asyncio.sleep(delay * random.uniform(0.8, 1.2))  # jitter: no lock-step retries
-                delay = min(delay * 2, self._backoff[1])
+                await asyncio.sleep(next(delays))
                 self._stats["reopens"] += 1
                 continue
-            delay = self._backoff[0]
+            delays = backoff_delays(*self._backoff)
             ended = await self._stream(reader, emit)
             if ended:  # a file or folder that has ended will not come back: stay quiet until cancelled
                 await asyncio.Event().wait()

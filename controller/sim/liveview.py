@@ -1,94 +1,129 @@
-"""The live terminal view of `cardtable simulate`: table, board, pot, seat to act, alerts; a progress bar.
+"""What `cardtable simulate` shows while it plays: a live table (rich) on a terminal, plain lines otherwise.
 
-Only drawn when stdout is a terminal. It uses controller/sim/view.render when the sim package ships it and
-falls back to a compact rendering of the engine's public state otherwise.
+Modes: `live` redraws seats, stacks, bets, board, pot, seat to act and the latest alerts at most 10 times a
+second; `lines` (stdout is a pipe or a file) prints one line per alert and one per finished hand; `json`
+prints each alert as JSON; `quiet` prints nothing until the summary. Hole cards of a live hand never show.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
-from typing import Any, TextIO
+from collections.abc import Mapping
+from typing import Any, Literal, TextIO
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
 
 from controller.core.alerts import FAULT_SEVERITIES, Alert
 from controller.core.events import Event
 from controller.sim.table import SimHand
+from controller.sim.view import STATUS_MARK, board_line, chips, header_line
 
-Render = Callable[[dict[str, Any], list[Alert]], str]
+Mode = Literal["live", "lines", "json", "quiet"]
 
-
-def _sim_render() -> Render | None:
-    try:
-        from controller.sim.view import render  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    return render  # type: ignore[no-any-return,unused-ignore]
+SEVERITY_STYLE = {"misdeal": "bold red", "error": "red", "dead_hand": "magenta", "warning": "yellow",
+                  "info": "cyan"}
+STATUS_STYLE = {"folded": "dim", "all_in": "bold", "dead": "dim red", "out": "dim"}
 
 
-def fallback_render(state: Mapping[str, Any], alerts: list[Alert]) -> str:
-    """Plain text from whatever the engine's public state offers (keys per interfaces.md §3)."""
-    lines = [f"hand {state.get('hand', '?')}  street {state.get('street', '-')}  "
-             f"button {state.get('button', '-')}  blinds {state.get('blinds', state.get('level', '-'))}",
-             f"board {' '.join(state.get('board') or []) or '-'}   "
-             f"pot {state.get('pot', state.get('pots', '-'))}"
-             f"   to act {state.get('to_act', '-')}"]
-    seats = state.get("seats") or {}
-    items = seats.items() if isinstance(seats, Mapping) else enumerate(seats, start=1)
-    for key, seat in items:
-        if isinstance(seat, Mapping):
-            flags = " ".join(k for k in ("folded", "all_in", "allin") if seat.get(k))
-            lines.append(f"  seat {seat.get('seat', key)!s:>2} {seat.get('player') or '-':<10} "
-                         f"{seat.get('stack', '')!s:>8} {flags}")
-    lines.append("alerts:")
-    lines += [f"  {a.line()}" for a in alerts[-8:]]
-    return "\n".join(lines)
+def choose_mode(*, json_mode: bool, quiet: bool, tty: bool) -> Mode:
+    if json_mode:
+        return "json"
+    if quiet:
+        return "quiet"
+    return "live" if tty else "lines"
+
+
+def _seats_table(state: Mapping[str, Any]) -> Table:
+    to_act = state.get("to_act")
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name, justify in (("", "left"), ("seat", "right"), ("player", "left"), ("stack", "right"),
+                          ("bet", "right"), ("", "left"), ("cards", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for seat in state.get("seats") or []:
+        number = seat.get("seat")
+        status = str(seat.get("status", "live"))
+        shown = seat.get("shown") or []
+        cards = " ".join(shown) if shown else "🂠 " * int(seat.get("cards", 0) or 0)
+        table.add_row("▶" if number == to_act else "", str(number), str(seat.get("player") or "(empty)"),
+                      chips(seat.get("stack")), chips(seat.get("bet", 0)) if seat.get("bet") else "",
+                      STATUS_MARK.get(status, "?").strip(), cards.strip(), style=STATUS_STYLE.get(status))
+    return table
+
+
+def _alerts_table(alerts: list[Alert]) -> Table:
+    table = Table(box=None, pad_edge=False, show_header=False)
+    for _ in range(4):
+        table.add_column()
+    table.add_column(overflow="fold")
+    for a in alerts:
+        table.add_row(f"h{a.hand}", Text(a.severity, style=SEVERITY_STYLE.get(a.severity, "")), a.code,
+                      f"seat {a.seat}" if a.seat is not None else "", a.message)
+    return table
+
+
+def table_renderable(state: Mapping[str, Any], alerts: list[Alert], progress: str) -> Group:
+    to_act = state.get("to_act")
+    return Group(Text(header_line(state), style="bold"),
+                 Text(f"{board_line(state)}   to act: {to_act if to_act is not None else '-'}"),
+                 _seats_table(state),
+                 Text("alerts" if alerts else "alerts: none yet", style="bold"),
+                 _alerts_table(alerts), Text(progress, style="dim"))
 
 
 class View:
-    """Receives every processed event; draws at most 10 times a second; prints alerts in JSON mode."""
+    """Receives every processed event and every finished hand; draws according to its mode."""
 
-    def __init__(self, *, out: TextIO, json_mode: bool, total: int, speed: float | None, tty: bool) -> None:
+    def __init__(self, *, out: TextIO, mode: Mode, total: int) -> None:
         self.out = out
-        self.json_mode = json_mode
+        self.mode = mode
         self.total = total
-        self.live = tty and not json_mode and speed is not None  # a full view in real-time mode
-        self.bar = tty and not json_mode and speed is None  # a progress bar in fast mode
-        self.render: Render = _sim_render() or fallback_render
         self.recent: deque[Alert] = deque(maxlen=8)
         self.hands = 0
         self.faults = 0
         self.state: dict[str, Any] = {}
         self._drawn = 0.0
+        self._dealt: dict[str, Any] = {}
+        self._live: Live | None = None
+        if mode == "live":
+            console = Console(file=out, force_terminal=True)
+            self._live = Live(self._renderable(), console=console, auto_refresh=False, transient=False)
+            self._live.start()
+
+    def _renderable(self) -> Group:
+        progress = f"hand {self.hands}/{self.total} played · fault alerts {self.faults}"
+        return table_renderable(self.state, list(self.recent), progress)
 
     def update(self, _event: Event | None, state: dict[str, Any], alerts: list[Alert]) -> None:
         self.state = state
+        if state.get("board"):
+            self._dealt = state  # the per-hand line shows the board before the dealer gathers it
         for a in alerts:
             self.recent.append(a)
             self.faults += a.severity in FAULT_SEVERITIES
-            if self.json_mode:
+            if self.mode == "json":
                 self.out.write(a.dumps() + "\n")
+            elif self.mode == "lines":
+                self.out.write(a.line() + "\n")
         now = time.monotonic()
-        if self.live and (alerts or now - self._drawn > 0.1):
+        if self._live is not None and (alerts or now - self._drawn > 0.1):
             self._drawn = now
-            self.out.write("\x1b[H\x1b[2J" + self.render(state, list(self.recent)) + "\n")
-            self.out.flush()
+            self._live.update(self._renderable(), refresh=True)
 
-    def hand_done(self, _hand: SimHand) -> None:
+    def hand_done(self, hand: SimHand) -> None:
         self.hands += 1
-        if self.bar:
-            width = 40
-            filled = width * self.hands // max(self.total, 1)
-            self.out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.hands}/{self.total} hands"
-                           f"  fault alerts {self.faults}")
-            self.out.flush()
+        if self.mode == "lines":
+            shown = self._dealt or self.state
+            self.out.write(f"{header_line(shown)}  {board_line(shown)}  ({self.hands}/{self.total} hands)\n")
+            self._dealt = {}
+        elif self._live is not None:
+            self._live.update(self._renderable(), refresh=True)
 
     def close(self) -> None:
-        if self.bar:
-            self.out.write("\n")
+        if self._live is not None:
+            self._live.update(self._renderable(), refresh=True)
+            self._live.stop()
         self.out.flush()
-
-
-def state_json(state: Mapping[str, Any]) -> str:
-    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)

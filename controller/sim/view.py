@@ -10,23 +10,23 @@ from controller.core.alerts import Alert
 STATUS_MARK = {"live": " ", "folded": "f", "all_in": "A", "dead": "x", "out": "-"}
 
 
-def _chips(value: Any) -> str:
+def chips(value: Any) -> str:
     return f"{int(value):,}" if isinstance(value, int | float) else "-"
 
 
-def _header(state: Mapping[str, Any]) -> str:
+def header_line(state: Mapping[str, Any]) -> str:
     blinds = state.get("blinds") or {}
-    level = f"{_chips(blinds.get('sb'))}/{_chips(blinds.get('bb'))}" if blinds else "-"
+    level = f"{chips(blinds.get('sb'))}/{chips(blinds.get('bb'))}" if blinds else "-"
     if blinds and blinds.get("ante"):
-        level += f" ante {_chips(blinds['ante'])}"
+        level += f" ante {chips(blinds['ante'])}"
     pots = state.get("pots") or []
-    pot_text = " + ".join(_chips(p.get("amount")) for p in pots if isinstance(p, Mapping)) or "0"
+    pot_text = " + ".join(chips(p.get("amount")) for p in pots if isinstance(p, Mapping)) or "0"
     button = state.get("button")
     return (f"table {state.get('table', '?')}  hand {state.get('hand', 0)}  {state.get('street') or '-'}  "
             f"button {button if button is not None else '-'}  blinds {level}  pot {pot_text}")
 
 
-def _board(state: Mapping[str, Any]) -> str:
+def board_line(state: Mapping[str, Any]) -> str:
     board = list(state.get("board") or [])
     slots = [f"[{c}]" for c in board[:5]] + ["[  ]"] * (5 - min(len(board), 5))
     return "board " + " ".join(slots)
@@ -42,8 +42,8 @@ def _seat_lines(state: Mapping[str, Any]) -> list[str]:
         name = str(seat.get("player") or "(empty)")[:14]
         shown = seat.get("shown") or []
         cards = " ".join(shown) if shown else "##" * int(seat.get("cards", 0) or 0)
-        lines.append(f"{arrow}{number:>3}  {name:<14} {_chips(seat.get('stack')):>9} "
-                     f"{_chips(seat.get('bet', 0)):>8}  {mark}  {cards}")
+        lines.append(f"{arrow}{number:>3}  {name:<14} {chips(seat.get('stack')):>9} "
+                     f"{chips(seat.get('bet', 0)):>8}  {mark}  {cards}")
     return lines
 
 
@@ -62,5 +62,5 @@ def render(state: Mapping[str, Any], alerts: Sequence[Alert], *, limit: int = 6,
 
     Hole cards of a live hand never appear: only their count (`##` each), or the cards once shown.
     """
-    lines = [_header(state), _board(state), *_seat_lines(state), *_alert_lines(alerts, limit)]
+    lines = [header_line(state), board_line(state), *_seat_lines(state), *_alert_lines(alerts, limit)]
     return "\n".join(line[:width] for line in lines)

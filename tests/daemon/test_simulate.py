@@ -74,13 +74,14 @@ def test_bad_options_one_line_exit_2(args: list[str], message: str) -> None:
     assert message in res.stderr and "Traceback" not in res.stderr
 
 
-def test_unreachable_broker_still_records_and_finishes(tmp_path: Path) -> None:
+def test_unreachable_broker_is_an_error_before_any_hand(tmp_path: Path) -> None:
+    """A broker the user asked for must answer (issue 14): exit 1 with one line, nothing played.
+    The daemon itself keeps recording without a broker (tests/daemon/test_run.py)."""
     from tests.daemon.broker import free_port
     res = simulate("--hands", "3", "--broker", f"mqtt://127.0.0.1:{free_port()}", "--drain", "0.5",
                    "--json")
-    assert res.returncode == 0, res.stderr
-    summary = json.loads(res.stdout.splitlines()[-1])
-    assert summary["published"] == 0 and summary["unpublished"] > 0 and summary["hands"] == 3
+    assert res.returncode == 1 and res.stdout == ""
+    assert "cannot reach the MQTT broker 127.0.0.1:" in res.stderr and "Traceback" not in res.stderr
 
 
 def score(hands: str, *path: str) -> dict[str, object]:
