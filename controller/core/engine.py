@@ -70,6 +70,8 @@ class Engine:
         self.deferred: list[SeatEvent] = []  # seat changes for players in the running hand
         self.pre_blinds: dict[int, int] = {}  # chips placed between hands (blinds during the shuffle)
         self.unread_claimed: dict[str, set[str]] = {}  # zone → cards unread exposures stood for
+        self.unread_count = 0  # stand-ins for unread cards dealt this hand (`??1`, `??2`, …)
+        self.unread_moving: list[str] = []  # unread cards that left a zone and have not arrived yet
         self.last_t = 0.0
         self.counters: dict[int, int] = {}
         self.stats = {"events": 0, "hands": 0, "alerts": 0, "bad_events": 0, "misdeals": 0, "summaries": 0,
@@ -225,6 +227,8 @@ class Engine:
     def _on_hand_start(self, ev: HandStart) -> list[Outcome]:
         out = self._close_hand(ev.t)
         self.unread_claimed.clear()
+        self.unread_count = 0
+        self.unread_moving.clear()
         occ = self.seats.occupied()
         if len(occ) < 2:
             return out + self._bad(ev.t, f"hand_start with {len(occ)} player(s) holding chips; a hand "
@@ -282,6 +286,10 @@ class Engine:
             top = self.profile.max_seats
             return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
         card = ev.card
+        if not isinstance(ev, Exposed) and card is None and ev.uid is None:
+            card = self._unread_card(ev)
+            if card is None:
+                return []
         if isinstance(ev, Exposed) and card is None and ev.uid is None:
             card = self._unread_exposed(zone)
             if card is None:
@@ -303,6 +311,19 @@ class Engine:
         if kind == "card":
             kind = "hole" if seat is not None else zone
         return self._hand(kind, ev, card)
+
+    def _unread_card(self, ev: CardSeen | CardGone) -> str | None:
+        """A card whose face nobody read (extension): a stand-in `??n` that never matches a real card, so
+        it can be dealt, burned, folded and mucked but never shown, evaluated or win a pot."""
+        if isinstance(ev, CardGone):
+            held = [c for c in self.zones.cards_in(ev.zone) if c.startswith("??")]
+            if held:
+                self.unread_moving.append(held[0])
+            return held[0] if held else None
+        if self.unread_moving and not ev.zone.startswith("seat"):
+            return self.unread_moving.pop(0)
+        self.unread_count += 1
+        return f"??{self.unread_count}"
 
     def _unread_exposed(self, zone: str) -> str | None:
         """The card an unread camera exposure stands for: the zone's most recently placed card that no

@@ -66,6 +66,7 @@ class CardSeen(BaseEvent):
     zone: str
     card: str | None = None
     uid: str | None = None
+    unread: bool | None = None  # extension: neither card nor uid, a card whose face nobody read
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -74,6 +75,7 @@ class CardGone(BaseEvent):
     zone: str
     card: str | None = None
     uid: str | None = None
+    unread: bool | None = None  # extension: see CardSeen
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -117,7 +117,7 @@ class HandBase:
             bb_seat=positions.bb_seat if positions else None,
             sb=level.sb, bb=level.bb, ante=level.ante, chip=level.chip, dealt_in=tuple(dealt_in),
             players={s: players[s] for s in dealt_in},
-            starting_stacks={s: stacks[s] for s in dealt_in},
+            starting_stacks={s: stacks[s] for s in dealt_in}, scale=level.scale, ante_mode=level.ante_mode,
         )
         self.dealt_in = list(dealt_in)
         self.deal_seq = [s for _ in range(game.hole_cards) for s in dealt_in]

@@ -220,10 +220,12 @@ def _cards(text: str) -> list[str]:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
-def concretize(hand: PhhHand, seed: str = "") -> tuple[PhhHand, list[str]]:
+def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[PhhHand, list[str]]:
     """The hand with every `??` replaced by a card not otherwise in it, and three spare burn cards.
 
-    Choices are deterministic for the hand (seeded by its key), so an import is reproducible.
+    Choices are deterministic for the hand (seeded by its key). Only test oracles invent cards; the
+    importer passes `invent=False`: a hole card dealt `??` but shown later takes the shown card, every
+    other `??` stays unknown, and a `sm ????` stays a hand kept face down.
     """
     known: set[str] = set()
     shown_later: dict[str, list[str]] = {}  # a hand dealt as ???? but shown at the end: the shown cards
@@ -243,15 +245,16 @@ def concretize(hand: PhhHand, seed: str = "") -> tuple[PhhHand, list[str]]:
         if len(words) == 4 and words[:2] == ["d", "dh"]:
             dealt = _cards(words[3])
             later = [c for c in shown_later.get(words[2], []) if c not in dealt]
-            cards = [c if c != "??" else (later.pop(0) if later else pool.pop()) for c in dealt]
+            cards = [c if c != "??" else later.pop(0) if later else pool.pop() if invent else c
+                     for c in dealt]
             hole_of[words[2]] = cards
             words[3] = "".join(cards)
-        elif len(words) == 3 and words[1] == "sm" and "?" in words[2]:
+        elif len(words) == 3 and words[1] == "sm" and "?" in words[2] and invent:
             words[2] = "".join(hole_of.get(words[0], [])) or words[2]
-        elif len(words) == 3 and words[:2] == ["d", "db"] and "?" in words[2]:
+        elif len(words) == 3 and words[:2] == ["d", "db"] and "?" in words[2] and invent:
             words[2] = "".join(c if c != "??" else pool.pop() for c in _cards(words[2]))
         out.append(" ".join(words) + (f" #{comment}" if sep else ""))
-    burns = [pool.pop() for _ in range(3)]
+    burns = [pool.pop() for _ in range(3)] if invent else []
     fields = dict(hand.fields)
     fields["actions"] = out
     return PhhHand(**{**_plain(hand), "actions": out, "fields": fields}), burns

@@ -3,8 +3,8 @@
 The log is what the table's sensors would have reported had the hand been dealt on it: hole cards one at
 a time clockwise from the left of the button, a knock and a burn before every street, board cards one
 by one, betting actions with the round total, shown cards as `exposed` in the seat zones and mucked
-cards moving to the muck. Cards no PHH file names (`??`, burns) are drawn from cards not otherwise in
-the hand, reproducibly.
+cards moving to the muck. Cards no PHH file names (`??`, burns) are
+never made up: they are dealt as cards whose face nobody read (`unread: true`; docs/phh.md).
 
 Seats are planned so the rules engine's own dead-button rule (001 §7) puts the button and the blinds
 where the PHH hand had them, hand after hand; the PHH `seats` numbers are not used for that reason.
@@ -13,7 +13,9 @@ where the PHH hand had them, hand after hand; the PHH `seats` numbers are not us
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from controller.core.cards import is_card
 from controller.core.events import (
     ActionEvent,
     CardGone,
@@ -90,12 +92,15 @@ def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int
     events: list[Event] = []
     for hand in hands:
         require_holdem(hand, name)
-        concrete, burns = concretize(hand)
+        concrete, _ = concretize(hand, invent=False)
         play = Play.run(concrete, name)
+        if any(s.kind == "board" and not all(map(is_card, s.cards)) for s in play.steps):
+            raise PhhError(f"{name} hand {hand.key}: a board card is not recorded (??); the table cannot "
+                           f"deal it")
         seats, button = planner.plan(hand.n)
         events += _setup(hand, seats, button, occupied, clock, name)
         occupied = set(seats)
-        events += _hand_events(play, seats, burns, clock)
+        events += _hand_events(play, seats, clock)
         clock.tick(10.0)
     return events
 
@@ -126,7 +131,7 @@ def _blinds_posted(hand: PhhHand) -> dict[int, int]:
     return {p.seat: p.amount for p in hand.posts() if p.kind in ("sb", "bb") and p.seat in (sb_i, bb_i)}
 
 
-def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) -> list[Event]:
+def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
     out: list[Event] = []
     hand = play.hand
     holes = [s for s in play.steps if s.kind == "hole"]
@@ -135,16 +140,14 @@ def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) 
             assert step.player is not None
             if round_i < len(step.cards):
                 out.append(CardSeen(t=clock.tick(0.5), zone=f"seat{seats[step.player]}",
-                                    card=step.cards[round_i]))
+                                    **_read(step.cards[round_i])))
     round_total = {i: 0 for i in range(hand.n)}
     round_total.update(_blinds_posted(hand))  # the blinds the chips events put in
-    board_n = 0
     shown_later: list[Event] = []
     for step in play.steps:
         if step.kind == "board":
             out.append(Knock(t=clock.tick()))
-            out.append(CardSeen(t=clock.tick(), zone="burn", card=burns[board_n]))
-            board_n += 1
+            out.append(CardSeen(t=clock.tick(), zone="burn", unread=True))  # PHH records no burn card
             for c in step.cards:
                 out.append(CardSeen(t=clock.tick(0.5), zone="board", card=c))
             round_total = {i: 0 for i in range(hand.n)}
@@ -156,7 +159,8 @@ def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) 
         elif step.kind == "show":
             assert step.player is not None
             zone = f"seat{seats[step.player]}"
-            shown_later += [Exposed(t=0.0, zone=zone, card=c) for c in step.cards]
+            # A show of `????` is a hand kept face down: nothing is exposed, nothing made up.
+            shown_later += [Exposed(t=0.0, zone=zone, card=c) for c in step.cards if is_card(c)]
         elif step.kind == "muck":
             assert step.player is not None
             out += _to_muck(seats[step.player], list(step.cards), clock)
@@ -188,6 +192,11 @@ def _action_events(i: int, action: str, total: int, round_total: dict[int, int],
 def _to_muck(seat: int, cards: list[str], clock: _Clock) -> list[Event]:
     out: list[Event] = []
     for c in cards:
-        out.append(CardGone(t=clock.tick(0.5), zone=f"seat{seat}", card=c))
-        out.append(CardSeen(t=clock.tick(0.5), zone="muck", card=c))
+        out.append(CardGone(t=clock.tick(0.5), zone=f"seat{seat}", **_read(c)))
+        out.append(CardSeen(t=clock.tick(0.5), zone="muck", **_read(c)))
     return out
+
+
+def _read(card: str) -> dict[str, Any]:
+    """The card as the readers report it: unread for a card the history does not name (`??`)."""
+    return {"card": card} if is_card(card) else {"unread": True}
