@@ -131,6 +131,8 @@ def parse_phh_lenient(text: str, *, name: str = "input") -> tuple[list[PhhHand],
         raise PhhError(f"{name}: not PHH/TOML ({exc})") from None
     except RecursionError:
         raise PhhError(f"{name}: not PHH/TOML (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise PhhError(f"{name}: not PHH/TOML ({str(exc).splitlines()[0][:120]})") from None
     if "actions" in data or "variant" in data:
         raws = [("1", data)]
     else:
@@ -218,6 +220,14 @@ def require_holdem(hand: PhhHand, name: str = "input") -> None:
 # --- concrete cards -------------------------------------------------------------------------------------
 def _cards(text: str) -> list[str]:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def _checked(text: str, n: int) -> list[str]:
+    """Exactly `n` card codes (or `??`, a card not recorded) from a PHH card string."""
+    cards = _cards(text)
+    if len(text) != 2 * n or not all(is_card(c) or c == "??" for c in cards):
+        raise PhhError(f"{text!r} is not {n} card(s) (rank + suit, e.g. 'Ts', or '??')")
+    return cards
 
 
 def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[PhhHand, list[str]]:
@@ -400,14 +410,16 @@ class Play:
     def _deal(self, w: list[str]) -> None:
         if len(w) == 4 and w[1] == "dh":
             i = self._player(w[2])
-            self.hole[i] = _cards(w[3])
+            if i in self.hole:
+                raise PhhError(f"p{i + 1} is dealt twice")
+            self.hole[i] = _checked(w[3], 2)
             self.steps.append(Step(kind="hole", player=i, cards=tuple(self.hole[i])))
         elif len(w) == 3 and w[1] == "db":
             if self.street >= 3:
                 raise PhhError("more than three board deals")
             self.street += 1
             self.street_bets = [0] * self.hand.n
-            cards = _cards(w[2])
+            cards = _checked(w[2], 3 if self.street == 1 else 1)
             self.board += cards
             self.steps.append(Step(kind="board", cards=tuple(cards)))
         else:
@@ -422,7 +434,7 @@ class Play:
                 self.mucked.add(i)
                 self.steps.append(Step(kind="muck", player=i, cards=tuple(self.hole.get(i, []))))
             return
-        self.shown[i] = _cards(cards)
+        self.shown[i] = _checked(cards, 2)
         self.steps.append(Step(kind="show", player=i, cards=tuple(self.shown[i])))
 
     # --- the record the engine would have built ---------------------------------------------------------

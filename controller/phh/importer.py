@@ -12,6 +12,7 @@ where the PHH hand had them, hand after hand; the PHH `seats` numbers are not us
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,25 +85,46 @@ class _Clock:
 
 
 def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int = 10,
-                    start_t: float = 0.0) -> list[Event]:
-    """The event log of all hands, one after the other at one table."""
+                    start_t: float = 0.0, on_error: Callable[[PhhError], None] | None = None) -> list[Event]:
+    """The event log of all hands, one after the other at one table.
+
+    A hand that cannot be played raises PhhError, or with `on_error` is reported to it and left out.
+    """
     planner = SeatPlanner(max_seats)
     clock = _Clock(start_t)
     occupied: set[int] = set()
     events: list[Event] = []
     for hand in hands:
-        require_holdem(hand, name)
-        concrete, _ = concretize(hand, invent=False)
-        play = Play.run(concrete, name)
-        if any(s.kind == "board" and not all(map(is_card, s.cards)) for s in play.steps):
-            raise PhhError(f"{name} hand {hand.key}: a board card is not recorded (??); the table cannot "
-                           f"deal it")
+        try:
+            play = _playable(hand, name)
+            if not 2 <= hand.n <= max_seats - 1:
+                raise PhhError(f"{name} hand {hand.key}: {hand.n} players do not fit a {max_seats}-seat "
+                               f"table")
+        except PhhError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
         seats, button = planner.plan(hand.n)
         events += _setup(hand, seats, button, occupied, clock, name)
         occupied = set(seats)
         events += _hand_events(play, seats, clock)
         clock.tick(10.0)
     return events
+
+
+def _playable(hand: PhhHand, name: str) -> Play:
+    """The hand played through at PHH level, every check that can refuse it done before it is seated."""
+    require_holdem(hand, name)
+    concrete, _ = concretize(hand, invent=False)
+    play = Play.run(concrete, name)
+    if any(s.kind == "board" and not all(map(is_card, s.cards)) for s in play.steps):
+        raise PhhError(f"{name} hand {hand.key}: a board card is not recorded (??); the table cannot deal it")
+    try:
+        hand.forced()
+    except PhhError as exc:
+        raise PhhError(f"{name} hand {hand.key}: {exc}") from None
+    return play
 
 
 def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clock: _Clock,
@@ -113,10 +135,7 @@ def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clo
     for i, s in enumerate(seats):
         player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
         out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
-    try:
-        fb = hand.forced()
-    except PhhError as exc:
-        raise PhhError(f"{name} hand {hand.key}: {exc}") from None
+    fb = hand.forced()  # checked by _playable
     out.append(LevelEvent(t=clock.tick(0.5), sb=fb.sb, bb=fb.bb, ante=fb.ante, chip=1, ante_mode=fb.ante_mode,
                           scale=hand.scale))
     out.append(HandStart(t=clock.tick(), button=button))
