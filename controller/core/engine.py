@@ -26,11 +26,12 @@ from controller.core.events import (
     SeatEvent,
     SessionEnd,
 )
+from controller.core.forced import Extras
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
 from controller.core.record import HandRecord
 from controller.core.showdown import Showdown
-from controller.core.table import Level, Table
+from controller.core.table import Level, Positions, Table
 from controller.core.zones import Zones
 
 
@@ -261,6 +262,11 @@ class Engine:
             findings.append(Finding(code="BUTTON_WRONG", message=(
                 f"Button placed at seat {ev.button}; the dead-button rule puts it at seat {pos.button} "
                 f"({sb}, BB seat {pos.bb_seat})"), seat=ev.button))
+        if ev.dead_sb and not pos.heads_up and pos.sb_seat is not None:
+            # No small blind this hand: the first player after the button posts the big blind; the next
+            # hand's button stays where it is (the dead-button rule, 001 §7, sees an empty SB position).
+            pos = Positions(button=pos.button, sb_pos=pos.button, sb_seat=None, bb_seat=pos.sb_seat,
+                            heads_up=False)
         self.seats.last = pos
         self.hand += 1
         self.stats["hands"] += 1
@@ -272,6 +278,7 @@ class Engine:
             positions=pos, level=level, dealt_in=dealt, players={s: info[s].player for s in dealt},
             stacks={s: info[s].stack for s in dealt}, absent={s for s in dealt if not info[s].present},
             round_factory=self.round_factory, showdown_factory=self.showdown_factory)
+        self.current.extras = Extras(straddles=ev.straddles or (), posts=ev.posts, dead=ev.dead)
         for seat, amount in sorted(self.pre_blinds.items()):
             if seat in self.current.holes:
                 findings += self.current.check_blind(seat, amount)

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from controller.core.alerts import Finding, Street
 from controller.core.catalogue import entry
 from controller.core.events import ActionEvent, ChipsEvent, Event
+from controller.core.forced import NO_EXTRAS, Extras
 from controller.core.profiles import Profile
 from controller.core.record import ActionRecord, BetStreet, HandRecord
 from controller.core.table import Level, Positions
@@ -165,6 +166,7 @@ class HandBase:
         self.showdown: ShowdownLike | None = None
         self.settled = False
         self.t = t
+        self.extras: Extras = NO_EXTRAS  # straddles, posts, dead chips from hand_start (forced.py)
 
     # --- derived -----------------------------------------------------------------------------------
     @property

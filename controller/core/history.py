@@ -48,7 +48,7 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     lines += [
         'variant = "NT"',
         "ante_trimming_status = false",
-        f"antes = {_amounts(_posted(summary, index, 'post_ante', blinds['ante']), scale)}",
+        f"antes = {_amounts(_antes(summary, index), scale)}",
         f"blinds_or_straddles = {_amounts(_blinds(summary, index), scale)}",
         f"min_bet = {file_amount(blinds['bb'], scale)}",
         f"starting_stacks = {_amounts((s['start'] for s in summary['seats']), scale)}",
@@ -81,7 +81,11 @@ def file_amount(units: int, scale: int = 1) -> str:
 
 
 def _amounts(values: Iterable[int], scale: int) -> str:
-    return "[" + ", ".join(file_amount(int(v), scale) for v in values) + "]"
+    return "[" + ", ".join(_signed(int(v), scale) for v in values) + "]"
+
+
+def _signed(v: int, scale: int) -> str:
+    return ("-" if v < 0 else "") + file_amount(abs(v), scale)
 
 
 def _result_lines(summary: Mapping[str, Any], scale: int) -> list[str]:
@@ -92,9 +96,7 @@ def _result_lines(summary: Mapping[str, Any], scale: int) -> list[str]:
     seats = summary["seats"]
     out = [f"finishing_stacks = {_amounts((s['end'] for s in seats), scale)}"]
     if any(int(s["start"]) >= UNKNOWN_STACK // 2 for s in seats):
-        nets = [int(s["end"]) - int(s["start"]) for s in seats]
-        out.append("_net_results = [" + ", ".join(("-" if v < 0 else "") + file_amount(abs(v), scale)
-                                                 for v in nets) + "]")
+        out.append(f"_net_results = {_amounts((int(s['end']) - int(s['start']) for s in seats), scale)}")
     return out
 
 
@@ -111,11 +113,29 @@ def _posted(summary: Mapping[str, Any], index: Mapping[int, int], kind: str, nom
     return out
 
 
+def _antes(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[int]:
+    """Nominal antes by player, plus dead blind chips: both are dead money for the main pot in PHH too."""
+    out = _posted(summary, index, "post_ante", summary["blinds"]["ante"])
+    for a in summary["actions"]:
+        if a["action"] == "post_dead" and a["seat"] in index:
+            out[index[a["seat"]]] += int(a["added"])
+    return out
+
+
 def _blinds(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[int]:
-    """Nominal blinds by player; heads-up lists are in blind order (PokerKit reads them reversed)."""
+    """Nominal blinds and straddles by player; heads-up lists are in blind order (PokerKit reads them
+    reversed). A live post out of position is negative, as PHH writes a post that does not straddle."""
     sb = _posted(summary, index, "post_sb", summary["blinds"]["sb"])
     bb = _posted(summary, index, "post_bb", summary["blinds"]["bb"])
     out = [max(a, b) for a, b in zip(sb, bb, strict=True)]
+    bb_seat = summary.get("bb_seat")
+    for a in summary["actions"]:
+        if a["seat"] not in index:
+            continue
+        if a["action"] == "post_straddle":
+            out[index[a["seat"]]] = int(a["total"])
+        elif a["action"] == "post_bb" and a["seat"] != bb_seat:
+            out[index[a["seat"]]] = -int(a["total"])
     return out[::-1] if len(out) == 2 else out
 
 
@@ -131,7 +151,7 @@ def phh_actions(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[st
     street_max = 0
     bets = [a for a in summary["actions"] if not str(a["action"]).startswith("post_")]
     for a in summary["actions"]:
-        if str(a["action"]).startswith("post_") and a["action"] != "post_ante":
+        if str(a["action"]).startswith("post_") and a["action"] not in ("post_ante", "post_dead"):
             street_max = max(street_max, int(a["total"]))
     for a in bets:
         while _STREET_ORDER.index(a["street"]) > _STREET_ORDER.index(street):

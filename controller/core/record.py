@@ -7,7 +7,8 @@ from typing import Literal
 
 BetStreet = Literal["preflop", "flop", "turn", "river"]
 RecordedAction = Literal[
-    "post_sb", "post_bb", "post_ante", "fold", "check", "call", "bet", "raise", "allin",
+    "post_sb", "post_bb", "post_ante", "post_straddle", "post_dead",
+    "fold", "check", "call", "bet", "raise", "allin",
 ]
 HandEnd = Literal["open", "fold", "showdown", "misdeal", "fouled_deck"]
 

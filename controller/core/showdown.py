@@ -45,7 +45,7 @@ def antes_of(record: HandRecord) -> dict[int, int]:
     """Chips each seat posted as ante (dead money for the main pot, not a contribution to a level)."""
     out: dict[int, int] = {}
     for a in record.actions:
-        if a.action == "post_ante":
+        if a.action in ("post_ante", "post_dead"):  # dead blind chips are dead money like antes
             out[a.seat] = out.get(a.seat, 0) + a.added
     return out
 

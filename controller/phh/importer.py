@@ -50,8 +50,12 @@ class SeatPlanner:
     def _nxt(self, seat: int, k: int) -> int:
         return (seat - 1 + k) % self.max_seats + 1
 
-    def plan(self, n: int) -> tuple[list[int], int]:
-        """Seats of p1…pN (p1 first left of the button; heads-up p1 is the big blind) and the button."""
+    def plan(self, n: int, dead_sb: bool = False) -> tuple[list[int], int]:
+        """Seats of p1…pN (p1 first left of the button; heads-up p1 is the big blind) and the button.
+
+        With `dead_sb` p1 posts the big blind (hand_start `dead_sb`); the engine then keeps the button
+        where it is for the next hand, and so does the plan.
+        """
         if not 2 <= n <= self.max_seats - 1:
             raise PhhError(f"{n} players do not fit a {self.max_seats}-seat table with this plan")
         last = self.last
@@ -70,6 +74,8 @@ class SeatPlanner:
             seats = [self._nxt(last.bb_seat, i) for i in range(n - 1)] + [button]
         if n == 2:
             self.last = _Positions(button=button, sb_pos=button, bb_seat=seats[0], heads_up=True)
+        elif dead_sb:
+            self.last = _Positions(button=button, sb_pos=button, bb_seat=seats[0], heads_up=False)
         else:
             self.last = _Positions(button=button, sb_pos=seats[0], bb_seat=seats[1], heads_up=False)
         return seats, button
@@ -105,7 +111,7 @@ def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int
                 raise
             on_error(exc)
             continue
-        seats, button = planner.plan(hand.n)
+        seats, button = planner.plan(hand.n, dead_sb=hand.blind_indices()[0] is None)
         events += _setup(hand, seats, button, occupied, clock, name)
         occupied = set(seats)
         events += _hand_events(play, seats, clock)
@@ -138,16 +144,23 @@ def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clo
     fb = hand.forced()  # checked by _playable
     out.append(LevelEvent(t=clock.tick(0.5), sb=fb.sb, bb=fb.bb, ante=fb.ante, chip=1, ante_mode=fb.ante_mode,
                           scale=hand.scale))
-    out.append(HandStart(t=clock.tick(), button=button))
+    sb_i = hand.blind_indices()[0]
+    straddles = fb.straddles or None
+    posts = {seats[i]: a for i, a in (fb.posts or {}).items()} or None
+    out.append(HandStart(t=clock.tick(), button=button, straddles=straddles, posts=posts,
+                         dead_sb=True if sb_i is None else None))
     for i, amount in _blinds_posted(hand).items():
         out.append(ChipsEvent(t=clock.tick(0.5), seat=seats[i], amount=amount))
     return out
 
 
 def _blinds_posted(hand: PhhHand) -> dict[int, int]:
-    """Small and big blind as the table takes them (after antes, or before a big-blind ante)."""
-    sb_i, bb_i = hand.blind_indices()
-    return {p.seat: p.amount for p in hand.posts() if p.kind in ("sb", "bb") and p.seat in (sb_i, bb_i)}
+    """Live forced bets (blinds, straddles, posts) as the table takes them, by player index."""
+    out: dict[int, int] = {}
+    for p in hand.posts():
+        if p.live:
+            out[p.seat] = out.get(p.seat, 0) + p.amount
+    return out
 
 
 def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
