@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from controller.core.alerts import Finding
 from controller.core.events import ChipsEvent, Event
-from controller.core.forced import AnteMode, ForcedBets, Post, posts_due
+from controller.core.forced import AnteMode, ForcedBets, Post, PostKind, posts_due, preflop_bet, straddlers
 from controller.core.handbase import (
     BETTING,
     DEAL,
@@ -18,6 +18,12 @@ from controller.core.handbase import (
     _severity,
     _uid,
 )
+from controller.core.record import RecordedAction
+
+_RECORDED: dict[PostKind, RecordedAction] = {
+    "ante": "post_ante", "dead": "post_dead", "sb": "post_sb", "bb": "post_bb", "straddle": "post_straddle",
+    "post": "post_bb",  # a live post out of position plays like a big blind for that seat
+}
 
 
 class DealPart(HandBase):
@@ -64,12 +70,16 @@ class DealPart(HandBase):
         sb = f"SB seat {r.sb_seat}" if r.sb_seat is not None else "dead SB"
         return f"{sb}, BB seat {r.bb_seat}"
 
+    def _forced_bets(self) -> ForcedBets:
+        lv, ex = self.level, self.extras
+        return ForcedBets(sb=lv.sb, bb=lv.bb, ante=lv.ante, ante_mode=_ante_mode(lv.ante_mode),
+                          straddles=ex.straddles, posts=ex.posts, dead=ex.dead)
+
     def forced_posts(self) -> list[Post]:
         """Every forced bet of this hand, as controller/core/forced.py rules (ante modes, short stacks)."""
-        r, lv = self.record, self.level
-        fb = ForcedBets(sb=lv.sb, bb=lv.bb, ante=lv.ante, ante_mode=_ante_mode(lv.ante_mode))
-        return posts_due(fb, button=r.button, sb_seat=r.sb_seat, bb_seat=r.bb_seat, order=self.dealt_in,
-                         stacks=r.starting_stacks)
+        r = self.record
+        return posts_due(self._forced_bets(), button=r.button, sb_seat=r.sb_seat, bb_seat=r.bb_seat,
+                         order=self.dealt_in, stacks=r.starting_stacks)
 
     def expected_posts(self) -> dict[int, int]:
         """Blinds due this hand (a short stack posts what it has; a seat all-in on its ante owes none)."""
@@ -193,20 +203,25 @@ class DealPart(HandBase):
         self.phase = BETTING
         self.street_i = 0
         r = self.record
-        for post in self.forced_posts():
-            if not post.live:  # antes are dead money: chips in before the round, not part of a bet
+        posts = self.forced_posts()
+        for post in posts:
+            if not post.live:  # antes and dead chips are dead money: in before the round, not a bet
                 self.prev[post.seat] += post.amount
-                self._add_record(t, post.seat, "post_ante", post.amount, post.amount)
+                self._add_record(t, post.seat, _RECORDED[post.kind], post.amount, post.amount)
         self.posted = self.expected_posts()
-        for seat, amount in self.posted.items():
-            kind = "post_bb" if seat == r.bb_seat else "post_sb"
-            self._add_record(t, seat, kind, amount, amount)
+        for post in posts:
+            if post.live and post.seat in self.holes:
+                total = sum(p.amount for p in posts if p.live and p.seat == post.seat)
+                self._add_record(t, post.seat, _RECORDED[post.kind], total, post.amount)
         self._sync_committed()
-        bb = r.bb_seat if r.bb_seat is not None else r.button
+        fb = self._forced_bets()
+        straddled = [s for s, _ in straddlers(fb, r.bb_seat, self.dealt_in) if s in self.posted]
+        bb = straddled[-1] if straddled else r.bb_seat if r.bb_seat is not None else r.button
         first = self._first_after(bb)
         stacks = {s: r.starting_stacks[s] - self.prev[s] - self.posted.get(s, 0) for s in self.dealt_in}
         self.round = self.round_factory(street="preflop", seats=list(self.dealt_in), first_to_act=first,
-                                        stacks=stacks, posted=dict(self.posted), bb=self.level.bb,
+                                        stacks=stacks, posted=dict(self.posted),
+                                        bb=preflop_bet(fb),
                                         profile=self.profile, t=t, absent=tuple(sorted(self.absent)))
         self.n_records = 0
         for seat in self.dealt_in:

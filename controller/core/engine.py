@@ -27,11 +27,12 @@ from controller.core.events import (
     SessionEnd,
     SessionStart,
 )
+from controller.core.forced import Extras
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
 from controller.core.record import HandRecord
 from controller.core.showdown import Showdown
-from controller.core.table import Level, Table
+from controller.core.table import Level, Positions, Table
 from controller.core.zones import Zones
 
 
@@ -71,6 +72,8 @@ class Engine:
         self.deferred: list[SeatEvent] = []  # seat changes for players in the running hand
         self.pre_blinds: dict[int, int] = {}  # chips placed between hands (blinds during the shuffle)
         self.unread_claimed: dict[str, set[str]] = {}  # zone → cards unread exposures stood for
+        self.unread_count = 0  # stand-ins for unread cards dealt this hand (`??1`, `??2`, …)
+        self.unread_moving: list[str] = []  # unread cards that left a zone and have not arrived yet
         self.last_t = 0.0
         self.counters: dict[int, int] = {}
         self.session = ""  # from a `session` event: part of every alert id after it
@@ -234,6 +237,8 @@ class Engine:
     def _on_hand_start(self, ev: HandStart) -> list[Outcome]:
         out = self._close_hand(ev.t)
         self.unread_claimed.clear()
+        self.unread_count = 0
+        self.unread_moving.clear()
         occ = self.seats.occupied()
         if len(occ) < 2:
             return out + self._bad(ev.t, f"hand_start with {len(occ)} player(s) holding chips; a hand "
@@ -266,6 +271,11 @@ class Engine:
             findings.append(Finding(code="BUTTON_WRONG", message=(
                 f"Button placed at seat {ev.button}; the dead-button rule puts it at seat {pos.button} "
                 f"({sb}, BB seat {pos.bb_seat})"), seat=ev.button))
+        if ev.dead_sb and not pos.heads_up and pos.sb_seat is not None:
+            # No small blind this hand: the first player after the button posts the big blind; the next
+            # hand's button stays where it is (the dead-button rule, 001 §7, sees an empty SB position).
+            pos = Positions(button=pos.button, sb_pos=pos.button, sb_seat=None, bb_seat=pos.sb_seat,
+                            heads_up=False)
         self.seats.last = pos
         self.hand += 1
         self.stats["hands"] += 1
@@ -277,6 +287,7 @@ class Engine:
             positions=pos, level=level, dealt_in=dealt, players={s: info[s].player for s in dealt},
             stacks={s: info[s].stack for s in dealt}, absent={s for s in dealt if not info[s].present},
             round_factory=self.round_factory, showdown_factory=self.showdown_factory)
+        self.current.extras = Extras(straddles=ev.straddles or (), posts=ev.posts, dead=ev.dead)
         for seat, amount in sorted(self.pre_blinds.items()):
             if seat in self.current.holes:
                 findings += self.current.check_blind(seat, amount)
@@ -291,6 +302,10 @@ class Engine:
             top = self.profile.max_seats
             return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
         card = ev.card
+        if not isinstance(ev, Exposed) and card is None and ev.uid is None:
+            card = self._unread_card(ev)
+            if card is None:
+                return []
         if isinstance(ev, Exposed) and card is None and ev.uid is None:
             card = self._unread_exposed(zone)
             if card is None:
@@ -312,6 +327,19 @@ class Engine:
         if kind == "card":
             kind = "hole" if seat is not None else zone
         return self._hand(kind, ev, card)
+
+    def _unread_card(self, ev: CardSeen | CardGone) -> str | None:
+        """A card whose face nobody read (extension): a stand-in `??n` that never matches a real card, so
+        it can be dealt, burned, folded and mucked but never shown, evaluated or win a pot."""
+        if isinstance(ev, CardGone):
+            held = [c for c in self.zones.cards_in(ev.zone) if c.startswith("??")]
+            if held:
+                self.unread_moving.append(held[0])
+            return held[0] if held else None
+        if self.unread_moving and not ev.zone.startswith("seat"):
+            return self.unread_moving.pop(0)
+        self.unread_count += 1
+        return f"??{self.unread_count}"
 
     def _unread_exposed(self, zone: str) -> str | None:
         """The card an unread camera exposure stands for: the zone's most recently placed card that no

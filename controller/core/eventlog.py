@@ -88,6 +88,9 @@ def _card_ref(obj: Mapping[str, Any], max_seat: int, *, unread_ok: bool = False)
     card, uid = obj.get("card"), obj.get("uid")
     if card is None and uid is None and unread_ok:
         return {"zone": zone}  # `exposed` by a camera that could not read the face
+    if card is None and uid is None and obj.get("unread") is True and zone != "deck":
+        # a card whose face nobody read (extension, docs/interfaces.md: an imported hand's `??` cards)
+        return {"zone": zone, "unread": True}
     if (card is None) == (uid is None):
         raise LogError("exactly one of 'card' and 'uid' is required", field="card")
     try:
@@ -126,6 +129,36 @@ def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _seat_amounts(obj: Mapping[str, Any], key: str, max_seat: int) -> dict[int, int]:
+    raw = obj[key]
+    if not isinstance(raw, Mapping) or len(raw) > max_seat:
+        raise LogError("must be an object seat → chips", field=key)
+    out: dict[int, int] = {}
+    for k, v in raw.items():
+        if not (isinstance(k, str) and k.isdigit() and 1 <= int(k) <= max_seat):
+            raise LogError(f"seat {k!r} is outside the table (1…{max_seat})", field=key)
+        out[int(k)] = _req_int({key: v}, key, minimum=1)
+    return out
+
+
+def _hand_start_extensions(obj: Mapping[str, Any], max_seat: int) -> dict[str, Any]:
+    """`straddles`, `posts`, `dead`, `dead_sb` (docs/interfaces.md "Forced bets and units"), when present."""
+    out: dict[str, Any] = {}
+    if "straddles" in obj:
+        raw = obj["straddles"]
+        if not isinstance(raw, list) or len(raw) > max_seat - 2:
+            raise LogError(f"must be a list of at most {max_seat - 2} amounts", field="straddles")
+        out["straddles"] = tuple(_req_int({"straddles": v}, "straddles", minimum=1) for v in raw)
+    for key in ("posts", "dead"):
+        if key in obj:
+            out[key] = _seat_amounts(obj, key, max_seat)
+    if "dead_sb" in obj:
+        if not isinstance(obj["dead_sb"], bool):
+            raise LogError("must be true or false", field="dead_sb")
+        out["dead_sb"] = obj["dead_sb"]
+    return out
+
+
 def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, Any]:
     """The typed constructor arguments of one event, validated."""
     if kind == "seat":
@@ -156,7 +189,7 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
         button = _int(obj, "button", minimum=1, optional=True)
         if button is not None and button > max_seat:
             raise LogError(f"seat {button} is outside the table (1…{max_seat})", field="button")
-        return {"button": button}
+        return {"button": button} | _hand_start_extensions(obj, max_seat)
     if kind in ("card", "card_gone", "exposed"):
         return _card_ref(obj, max_seat, unread_ok=kind == "exposed")
     if kind in ("knock", "session_end"):
@@ -218,7 +251,9 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
         value = getattr(event, f.name)
         if value is None and not (isinstance(event, SeatEvent) and f.name == "player"):
             continue
-        out[f.name] = dict(value) if isinstance(value, Mapping) else value
+        if isinstance(value, Mapping):
+            value = {str(k): v for k, v in value.items()}  # JSON object keys (hand_start posts/dead)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
     if isinstance(event, LevelEvent):
         for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1)):
             if out.get(name) == default:

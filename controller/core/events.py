@@ -56,6 +56,11 @@ class LevelEvent(BaseEvent):
 class HandStart(BaseEvent):
     TYPE: ClassVar[str] = "hand_start"
     button: int | None = None
+    # Extensions (docs/interfaces.md "Forced bets and units"): this hand's forced bets beyond the level.
+    straddles: tuple[int, ...] | None = None  # live straddles by the seats after the big blind, in order
+    posts: Mapping[int, int] | None = None  # seat → live post out of position (a player coming back)
+    dead: Mapping[int, int] | None = None  # seat → dead chips (a missed small blind), dead money
+    dead_sb: bool | None = None  # no small blind: the first player after the button posts the big blind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -66,6 +71,7 @@ class CardSeen(BaseEvent):
     zone: str
     card: str | None = None
     uid: str | None = None
+    unread: bool | None = None  # extension: neither card nor uid, a card whose face nobody read
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -74,6 +80,7 @@ class CardGone(BaseEvent):
     zone: str
     card: str | None = None
     uid: str | None = None
+    unread: bool | None = None  # extension: see CardSeen
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

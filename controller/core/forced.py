@@ -56,6 +56,18 @@ class ForcedBets:
     sb_missing: bool = False  # the small-blind seat is there but posts nothing
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Extras:
+    """A hand's forced bets beyond the level (from `hand_start`)."""
+
+    straddles: tuple[int, ...] = ()
+    posts: Mapping[int, int] | None = None
+    dead: Mapping[int, int] | None = None
+
+
+NO_EXTRAS = Extras()
+
+
 def posts_due(fb: ForcedBets, *, button: int, sb_seat: int | None, bb_seat: int | None,
               order: Sequence[int], stacks: Mapping[int, int]) -> list[Post]:
     """Every forced bet of the hand, each capped by what the seat has left.

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from controller.core.alerts import Finding, Street
 from controller.core.catalogue import entry
 from controller.core.events import ActionEvent, ChipsEvent, Event
+from controller.core.forced import NO_EXTRAS, Extras
 from controller.core.profiles import Profile
 from controller.core.record import ActionRecord, BetStreet, HandRecord
 from controller.core.table import Level, Positions
@@ -117,7 +118,7 @@ class HandBase:
             bb_seat=positions.bb_seat if positions else None,
             sb=level.sb, bb=level.bb, ante=level.ante, chip=level.chip, dealt_in=tuple(dealt_in),
             players={s: players[s] for s in dealt_in},
-            starting_stacks={s: stacks[s] for s in dealt_in},
+            starting_stacks={s: stacks[s] for s in dealt_in}, scale=level.scale, ante_mode=level.ante_mode,
         )
         self.dealt_in = list(dealt_in)
         self.deal_seq = [s for _ in range(game.hole_cards) for s in dealt_in]
@@ -165,6 +166,7 @@ class HandBase:
         self.showdown: ShowdownLike | None = None
         self.settled = False
         self.t = t
+        self.extras: Extras = NO_EXTRAS  # straddles, posts, dead chips from hand_start (forced.py)
 
     # --- derived -----------------------------------------------------------------------------------
     @property

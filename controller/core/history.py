@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from controller.core.alerts import Alert
+from controller.core.forced import UNKNOWN_STACK
 
 _STREET_BOARD = {"flop": (0, 3), "turn": (3, 4), "river": (4, 5)}
 _STREET_ORDER = ("preflop", "flop", "turn", "river")
@@ -35,6 +36,7 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     seats = [int(s["seat"]) for s in summary["seats"]]
     index = {seat: i for i, seat in enumerate(seats)}
     blinds = summary["blinds"]
+    scale = int(blinds.get("scale", 1))
     head = f"# cardtable hand {summary['hand']} at table {summary['table']}, button seat {summary['button']}"
     lines = [head]
     burns = list(summary.get("burns", []))
@@ -46,14 +48,14 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     lines += [
         'variant = "NT"',
         "ante_trimming_status = false",
-        f"antes = {_list(_posted(summary, index, 'post_ante', blinds['ante']))}",
-        f"blinds_or_straddles = {_list(_blinds(summary, index))}",
-        f"min_bet = {blinds['bb']}",
-        f"starting_stacks = {_list(s['start'] for s in summary['seats'])}",
+        f"antes = {_amounts(_antes(summary, index), scale)}",
+        f"blinds_or_straddles = {_amounts(_blinds(summary, index), scale)}",
+        f"min_bet = {file_amount(blinds['bb'], scale)}",
+        f"starting_stacks = {_amounts((s['start'] for s in summary['seats']), scale)}",
         "actions = [",
         *(f"  {_q(a)}," for a in phh_actions(summary, index)),
         "]",
-        f"finishing_stacks = {_list(s['end'] for s in summary['seats'])}",
+        *_result_lines(summary, scale),
         f"seats = {_list(seats)}",
         f"hand = {int(summary['hand'])}",
         f"table = {_q(str(summary['table']))}",
@@ -65,6 +67,37 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     lines.append(f"_burns = {_list(burns)}")
     lines.append(f"_irregularities = {_list(f'{a.code} seat {a.seat}: {a.message}' for a in irregular)}")
     return "\n".join(lines) + "\n"
+
+
+def file_amount(units: int, scale: int = 1) -> str:
+    """An amount in log units written in the hand's own units; a stack nobody recorded as `inf`."""
+    if units >= UNKNOWN_STACK // 2:
+        return "inf"
+    if scale == 1:
+        return str(units)
+    whole, frac = divmod(units, scale)
+    digits = len(str(scale)) - 1
+    return f"{whole}.{frac:0{digits}d}".rstrip("0").rstrip(".") if frac else str(whole)
+
+
+def _amounts(values: Iterable[int], scale: int) -> str:
+    return "[" + ", ".join(_signed(int(v), scale) for v in values) + "]"
+
+
+def _signed(v: int, scale: int) -> str:
+    return ("-" if v < 0 else "") + file_amount(abs(v), scale)
+
+
+def _result_lines(summary: Mapping[str, Any], scale: int) -> list[str]:
+    """finishing_stacks (with `_net_results` when stacks were not known), or `_result = "unknown"` when a
+    pot's winner cannot be told: no stacks are made up."""
+    if summary.get("result") == "unknown":
+        return ['_result = "unknown"']
+    seats = summary["seats"]
+    out = [f"finishing_stacks = {_amounts((s['end'] for s in seats), scale)}"]
+    if any(int(s["start"]) >= UNKNOWN_STACK // 2 for s in seats):
+        out.append(f"_net_results = {_amounts((int(s['end']) - int(s['start']) for s in seats), scale)}")
+    return out
 
 
 def phhs_text(hands: Iterable[str]) -> str:
@@ -80,11 +113,29 @@ def _posted(summary: Mapping[str, Any], index: Mapping[int, int], kind: str, nom
     return out
 
 
+def _antes(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[int]:
+    """Nominal antes by player, plus dead blind chips: both are dead money for the main pot in PHH too."""
+    out = _posted(summary, index, "post_ante", summary["blinds"]["ante"])
+    for a in summary["actions"]:
+        if a["action"] == "post_dead" and a["seat"] in index:
+            out[index[a["seat"]]] += int(a["added"])
+    return out
+
+
 def _blinds(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[int]:
-    """Nominal blinds by player; heads-up lists are in blind order (PokerKit reads them reversed)."""
+    """Nominal blinds and straddles by player; heads-up lists are in blind order (PokerKit reads them
+    reversed). A live post out of position is negative, as PHH writes a post that does not straddle."""
     sb = _posted(summary, index, "post_sb", summary["blinds"]["sb"])
     bb = _posted(summary, index, "post_bb", summary["blinds"]["bb"])
     out = [max(a, b) for a, b in zip(sb, bb, strict=True)]
+    bb_seat = summary.get("bb_seat")
+    for a in summary["actions"]:
+        if a["seat"] not in index:
+            continue
+        if a["action"] == "post_straddle":
+            out[index[a["seat"]]] = int(a["total"])
+        elif a["action"] == "post_bb" and a["seat"] != bb_seat:
+            out[index[a["seat"]]] = -int(a["total"])
     return out[::-1] if len(out) == 2 else out
 
 
@@ -100,14 +151,14 @@ def phh_actions(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[st
     street_max = 0
     bets = [a for a in summary["actions"] if not str(a["action"]).startswith("post_")]
     for a in summary["actions"]:
-        if str(a["action"]).startswith("post_") and a["action"] != "post_ante":
+        if str(a["action"]).startswith("post_") and a["action"] not in ("post_ante", "post_dead"):
             street_max = max(street_max, int(a["total"]))
     for a in bets:
         while _STREET_ORDER.index(a["street"]) > _STREET_ORDER.index(street):
             street = _STREET_ORDER[_STREET_ORDER.index(street) + 1]
             out += _deal_board(board, street)
             street_max = 0
-        out.append(_action(a, index, street_max))
+        out.append(_action(a, index, street_max, int(summary["blinds"].get("scale", 1))))
         street_max = max(street_max, int(a["total"]))
     folded = {a["seat"] for a in bets if a["action"] == "fold"}
     live_shown = [int(s) for s in shown if int(s) in index and int(s) not in folded]
@@ -125,14 +176,14 @@ def _deal_board(board: Sequence[str], street: str) -> list[str]:
     return [f"d db {''.join(cards)}"] if len(cards) == hi - lo else []
 
 
-def _action(a: Mapping[str, Any], index: Mapping[int, int], street_max: int) -> str:
+def _action(a: Mapping[str, Any], index: Mapping[int, int], street_max: int, scale: int = 1) -> str:
     p = f"p{index[a['seat']] + 1}"
     kind = a["action"]
     if kind == "fold":
         return f"{p} f"
     if kind in ("check", "call") or (kind == "allin" and int(a["total"]) <= street_max):
         return f"{p} cc"
-    return f"{p} cbr {int(a['total'])}"
+    return f"{p} cbr {file_amount(int(a['total']), scale)}"
 
 
 class PhhCollector:

@@ -7,7 +7,8 @@ from typing import Literal
 
 BetStreet = Literal["preflop", "flop", "turn", "river"]
 RecordedAction = Literal[
-    "post_sb", "post_bb", "post_ante", "fold", "check", "call", "bet", "raise", "allin",
+    "post_sb", "post_bb", "post_ante", "post_straddle", "post_dead",
+    "fold", "check", "call", "bet", "raise", "allin",
 ]
 HandEnd = Literal["open", "fold", "showdown", "misdeal", "fouled_deck"]
 
@@ -59,6 +60,9 @@ class HandRecord:
     notes: list[str] = field(default_factory=list)  # irregularities, for hand-history comments
     ended: HandEnd = "open"
     t_end: float | None = None
+    scale: int = 1  # log units per unit of the hand's money (level extension; exports divide by it)
+    ante_mode: str = "each"  # who posted the ante (level extension)
+    unknown: list[int] = field(default_factory=list)  # pots (index, main = 0) whose winner nobody can tell
 
     def live_seats(self) -> list[int]:
         """Seats still holding a claim (not folded, not dead), in deal order."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.core.alerts import Finding
-from controller.core.cards import seat_of_zone
+from controller.core.cards import is_card, seat_of_zone
 from controller.core.evaluate import HandValue, evaluate, plays_the_board, rank_of
 from controller.core.events import CardSeen, Event, Exposed
 from controller.core.pots import Pot, build_pots, odd_chip_rule, order_from_button, split, uncalled_bet
@@ -38,14 +38,14 @@ class PotResult:
             "winners": {str(s): n for s, n in self.shares.items()},
             "hand": self.value.category if self.value else None,
             "best5": list(self.value.best5) if self.value else [],
-        }
+        } | ({} if self.shares else {"result": "unknown"})
 
 
 def antes_of(record: HandRecord) -> dict[int, int]:
     """Chips each seat posted as ante (dead money for the main pot, not a contribution to a level)."""
     out: dict[int, int] = {}
     for a in record.actions:
-        if a.action == "post_ante":
+        if a.action in ("post_ante", "post_dead"):  # dead blind chips are dead money like antes
             out[a.seat] = out.get(a.seat, 0) + a.added
     return out
 
@@ -173,7 +173,8 @@ class Showdown:
             out: dict[int, int] = {}
             for s in live:
                 hole = self._cards_of(s)
-                if len(hole) >= 2 and 5 <= len(hole) + len(self.record.board) <= 7:
+                readable = all(map(is_card, hole))  # an unread card (`??n`) is never evaluated
+                if readable and len(hole) >= 2 and 5 <= len(hole) + len(self.record.board) <= 7:
                     out[s] = rank_of([*hole, *self.record.board])
             self._rank_cache = out
         return self._rank_cache
@@ -201,8 +202,14 @@ class Showdown:
         flagged: set[tuple[str, int]] = set()
         results: list[PotResult] = []
         rule = odd_chip_rule(self.profile)
-        for pot in reversed(pots):
+        for i, pot in reversed(list(enumerate(pots))):
             known = [s for s in pot.eligible if s in values]
+            if self._unknown_result(pot, known):
+                # A claimant kept unread cards face down and no readable hand was tabled: who won is not
+                # known, and nothing is made up (docs/phh.md "Never invent a card").
+                self.record.unknown.append(i)
+                results.append(PotResult(pot=pot, shares={}, value=None))
+                continue
             if not known:  # nobody's cards can be read: the pot is shared by its claimants
                 winners = order_from_button(list(pot.eligible), self.record.dealt_in)
                 results.append(PotResult(pot=pot, shares=split(pot.amount, winners, self.record.chip, rule),
@@ -230,6 +237,11 @@ class Showdown:
         results.reverse()
         return results, findings
 
+    def _unknown_result(self, pot: Pot, known: list[int]) -> bool:
+        unread = [s for s in pot.eligible if s not in self.mucked
+                  and not all(map(is_card, self.record.hole.get(s) or ["??"]))]
+        return bool(unread) and not any(self._has_shown(s) for s in known)
+
     def _board_finding(self, seat: int) -> Finding:
         return Finding(code="PLAY_THE_BOARD_UNDECLARED", seat=seat, cards=tuple(self.record.board),
                        message=f"Seat {seat} plays the board but did not show its hole cards: no claim")
@@ -246,9 +258,10 @@ class Showdown:
             r = results[i]
             name = "main pot" if i == 0 else f"side pot {i}"
             who = ", ".join(f"seat {s} {n}" for s, n in r.shares.items())
+            who = who or "result unknown (hands not shown)"
             hand = f" ({r.value.category})" if r.value else ""
             parts.append(f"{name} {r.pot.amount}: {who}{hand}")
-        first = next(iter(results[-1].shares))
+        first = next((s for r in reversed(results) for s in r.shares), None)
         return Finding(code="POT_AWARD", seat=first, message="; ".join(parts),
                        extra={"pots": [r.to_json() for r in results]})
 
@@ -277,7 +290,7 @@ class Showdown:
             "button": rec.button,
             "sb_seat": rec.sb_seat,
             "bb_seat": rec.bb_seat,
-            "blinds": {"sb": rec.sb, "bb": rec.bb, "ante": rec.ante, "chip": rec.chip},
+            "blinds": _blinds(rec),
             "seats": [{"seat": s, "player": rec.players.get(s), "start": rec.starting_stacks.get(s, 0),
                        "end": stacks.get(s, 0)} for s in rec.dealt_in],
             "actions": [{"t": a.t, "street": a.street, "seat": a.seat, "action": a.action,
@@ -288,4 +301,14 @@ class Showdown:
             "uncalled": {"seat": unc[0], "amount": unc[1]} if unc else None,
             "pots": [r.to_json() for r in results],
             "notes": list(rec.notes),
-        }
+        } | ({"result": "unknown"} if rec.unknown else {})
+
+
+def _blinds(rec: HandRecord) -> dict[str, Any]:
+    """The level of the hand; the extensions only when they differ from the contract's defaults."""
+    out: dict[str, Any] = {"sb": rec.sb, "bb": rec.bb, "ante": rec.ante, "chip": rec.chip}
+    if rec.ante_mode != "each":
+        out["ante_mode"] = rec.ante_mode
+    if rec.scale != 1:
+        out["scale"] = rec.scale
+    return out

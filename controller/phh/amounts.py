@@ -53,12 +53,19 @@ def unit_scale(raws: Iterable[dict[str, Any]]) -> int:
         for d in values:
             if not d.is_finite():
                 continue
-            exp = d.normalize().as_tuple().exponent
-            if isinstance(exp, int) and exp < 0:
-                places = max(places, -exp)
+            places = max(places, _places(d))
     if places > MAX_PLACES:
         raise AmountError(f"an amount has {places} decimal places; at most {MAX_PLACES} are supported")
     return int(10**places)
+
+
+def _places(d: Decimal) -> int:
+    """Decimal places that matter (trailing zeros do not); no context arithmetic, so no overflow."""
+    _sign, digits, exp = d.as_tuple()
+    if not isinstance(exp, int) or exp >= 0:
+        return 0
+    trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return max(0, -exp - trailing)
 
 
 def to_units(x: Any, scale: int, what: str, *, signed: bool = False, unknown_ok: bool = False) -> int:
@@ -74,7 +81,7 @@ def to_units(x: Any, scale: int, what: str, *, signed: bool = False, unknown_ok:
         raise AmountError(f"{what}: {d} is not an amount here (only a starting stack may be inf: unknown)")
     if d < 0 and not signed:
         raise AmountError(f"{what}: {d} is negative")
-    if abs(d) > Decimal(MAX_UNITS) / scale:
+    if d.copy_abs() > Decimal(MAX_UNITS) / scale:  # copy_abs: no context, no overflow
         raise AmountError(f"{what}: {d} is too large (at most {Decimal(MAX_UNITS) / scale:f})")
     value = d * scale
     if value != value.to_integral_value():

@@ -9,6 +9,7 @@ Only no-limit Texas hold'em (variant "NT") can be played through; other variants
 from __future__ import annotations
 
 import random
+import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -27,6 +28,8 @@ VARIANT_NAMES = {
     "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
 }
 STREETS: tuple[BetStreet, ...] = ("preflop", "flop", "turn", "river")
+_PLAYER = re.compile(r"p[0-9]{1,3}")
+_AMOUNT = re.compile(r"[0-9]{1,20}")
 MAX_ACTIONS = 1_000  # far above any real hand; bounds the work a hostile file can ask for
 
 
@@ -76,12 +79,17 @@ class PhhHand:
     def unknown_stacks(self) -> list[bool]:
         return [s >= UNKNOWN_STACK for s in self.starting_stacks]
 
-    def blind_indices(self) -> tuple[int, int]:
-        """(small blind, big blind) player indices: heads-up p2 is the button and small blind."""
-        return (1, 0) if self.n == 2 else (0, 1)
+    def blind_indices(self) -> tuple[int | None, int]:
+        """(small blind, big blind) player indices: heads-up p2 is the button and small blind. A dead
+        small blind (PHH `[bb, 0, …]`: only p1 posts, as the big blind) gives (None, 0)."""
+        if self.n == 2:
+            return 1, 0
+        if self.blinds[0] > 0 and self.blinds[1] == 0 and self.n > 2:
+            return None, 0
+        return 0, 1
 
     def forced(self) -> ForcedBets:
-        """The hand's forced bets as data; what the table cannot play is refused by name."""
+        """The hand's forced bets as data (player indices for seats); what cannot be played is refused."""
         sb_i, bb_i = self.blind_indices()
         antes = [self.ante_of(i) for i in range(self.n)]
         paying = [i for i, a in enumerate(antes) if a]
@@ -91,28 +99,29 @@ class PhhHand:
         elif paying and (len(paying) != self.n or len(set(antes)) != 1):
             raise PhhError(f"antes {antes}: neither the same ante from every player nor one from the big "
                            f"blind or the button only")
-        if self.n > 2 and self.blind_of(sb_i) > self.blind_of(bb_i):
-            raise PhhError(f"blinds_or_straddles {self.blinds[:2]}: a missing small blind (only p1 posts) "
-                           f"is not supported yet")
-        return ForcedBets(sb=self.blind_of(sb_i), bb=self.blind_of(bb_i), ante=max(antes, default=0),
-                          ante_mode=mode)
+        straddles: list[int] = []
+        posts: dict[int, int] = {}
+        for i in range(bb_i + 1, self.n):
+            amount = self.blinds[i] if self.n > 2 else 0
+            if amount > 0 and not posts and len(straddles) == i - bb_i - 1:
+                straddles.append(amount)  # PHH: positive entries right after the big blind straddle
+            elif amount > 0:
+                raise PhhError(f"blinds_or_straddles: p{i + 1} straddles out of order (straddles follow the "
+                               f"big blind seat by seat)")
+            elif amount < 0:
+                posts[i] = -amount  # a post that does not straddle (a player coming back)
+        sb = self.blind_of(sb_i) if sb_i is not None else 0
+        bb = self.blind_of(bb_i) if self.n == 2 else self.blinds[bb_i]
+        if bb <= 0 or sb > bb or sb < 0:
+            raise PhhError(f"blinds_or_straddles {self.blinds}: no big blind the table can take")
+        return ForcedBets(sb=sb, bb=bb, ante=max(antes, default=0), ante_mode=mode,
+                          straddles=tuple(straddles), posts=posts)
 
     def posts(self) -> list[Post]:
         """The forced bets as posted, with player indices for seats (short stacks as the table takes them)."""
         sb_i, bb_i = self.blind_indices()
-        fb = self.forced()
-        stacks = dict(enumerate(self.starting_stacks))
-        out = posts_due(fb, button=self.n - 1, sb_seat=sb_i, bb_seat=bb_i, order=list(range(self.n)),
-                        stacks=stacks)
-        # Posts the blinds do not cover (a straddle-like or returning player's post) follow as PHH lists
-        # them; the table plays them as calls when the seat acts (see importer).
-        left = {i: stacks[i] - sum(p.amount for p in out if p.seat == i) for i in range(self.n)}
-        for i in range(self.n):
-            if i not in (sb_i, bb_i) and self.blind_of(i):
-                paid = min(self.blind_of(i), left[i])
-                if paid:
-                    out.append(Post(seat=i, kind="post", amount=paid))
-        return out
+        return posts_due(self.forced(), button=self.n - 1, sb_seat=sb_i, bb_seat=bb_i,
+                         order=list(range(self.n)), stacks=dict(enumerate(self.starting_stacks)))
 
 
 def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
@@ -131,6 +140,8 @@ def parse_phh_lenient(text: str, *, name: str = "input") -> tuple[list[PhhHand],
         raise PhhError(f"{name}: not PHH/TOML ({exc})") from None
     except RecursionError:
         raise PhhError(f"{name}: not PHH/TOML (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise PhhError(f"{name}: not PHH/TOML ({str(exc).splitlines()[0][:120]})") from None
     if "actions" in data or "variant" in data:
         raws = [("1", data)]
     else:
@@ -142,7 +153,7 @@ def parse_phh_lenient(text: str, *, name: str = "input") -> tuple[list[PhhHand],
             raise PhhError(f"{name}: field {stray[0]!r} outside any hand table")
     try:
         scale = unit_scale(r for _, r in raws)
-    except AmountError as exc:
+    except (AmountError, ArithmeticError) as exc:
         raise PhhError(f"{name}: {exc}") from None
     hands: list[PhhHand] = []
     errors: list[PhhError] = []
@@ -189,6 +200,8 @@ def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
         raise PhhError(f"{where}: missing field {exc.args[0]!r}") from None
     except (PhhError, AmountError, FieldError) as exc:
         raise PhhError(f"{where}: {exc}") from None
+    except ArithmeticError:  # decimal overflow on an absurd exponent
+        raise PhhError(f"{where}: an amount is out of range") from None
 
 
 def _scaled_action(action: str, scale: int) -> str:
@@ -220,10 +233,20 @@ def _cards(text: str) -> list[str]:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
-def concretize(hand: PhhHand, seed: str = "") -> tuple[PhhHand, list[str]]:
+def _checked(text: str, n: int) -> list[str]:
+    """Exactly `n` card codes (or `??`, a card not recorded) from a PHH card string."""
+    cards = _cards(text)
+    if len(text) != 2 * n or not all(is_card(c) or c == "??" for c in cards):
+        raise PhhError(f"{text!r} is not {n} card(s) (rank + suit, e.g. 'Ts', or '??')")
+    return cards
+
+
+def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[PhhHand, list[str]]:
     """The hand with every `??` replaced by a card not otherwise in it, and three spare burn cards.
 
-    Choices are deterministic for the hand (seeded by its key), so an import is reproducible.
+    Choices are deterministic for the hand (seeded by its key). Only test oracles invent cards; the
+    importer passes `invent=False`: a hole card dealt `??` but shown later takes the shown card, every
+    other `??` stays unknown, and a `sm ????` stays a hand kept face down.
     """
     known: set[str] = set()
     shown_later: dict[str, list[str]] = {}  # a hand dealt as ???? but shown at the end: the shown cards
@@ -243,15 +266,16 @@ def concretize(hand: PhhHand, seed: str = "") -> tuple[PhhHand, list[str]]:
         if len(words) == 4 and words[:2] == ["d", "dh"]:
             dealt = _cards(words[3])
             later = [c for c in shown_later.get(words[2], []) if c not in dealt]
-            cards = [c if c != "??" else (later.pop(0) if later else pool.pop()) for c in dealt]
+            cards = [c if c != "??" else later.pop(0) if later else pool.pop() if invent else c
+                     for c in dealt]
             hole_of[words[2]] = cards
             words[3] = "".join(cards)
-        elif len(words) == 3 and words[1] == "sm" and "?" in words[2]:
+        elif len(words) == 3 and words[1] == "sm" and "?" in words[2] and invent:
             words[2] = "".join(hole_of.get(words[0], [])) or words[2]
-        elif len(words) == 3 and words[:2] == ["d", "db"] and "?" in words[2]:
+        elif len(words) == 3 and words[:2] == ["d", "db"] and "?" in words[2] and invent:
             words[2] = "".join(c if c != "??" else pool.pop() for c in _cards(words[2]))
         out.append(" ".join(words) + (f" #{comment}" if sep else ""))
-    burns = [pool.pop() for _ in range(3)]
+    burns = [pool.pop() for _ in range(3)] if invent else []
     fields = dict(hand.fields)
     fields["actions"] = out
     return PhhHand(**{**_plain(hand), "actions": out, "fields": fields}), burns
@@ -326,7 +350,6 @@ class Play:
             posts = h.posts()
         except PhhError as exc:
             raise PhhError(f"hand {h.key}: {exc}") from None
-        bb_amount = max((h.blind_of(i) for i in range(h.n)), default=0)
         for p in sorted(posts, key=lambda p: p.live):  # antes first in the record, as the table's
             added = self._put(p.seat, p.amount)
             if not p.live:
@@ -334,7 +357,7 @@ class Play:
                 self._record(p.seat, "post_ante", 0, added)
                 continue
             self.street_bets[p.seat] += added
-            kind: RecordedAction = "post_sb" if h.blind_of(p.seat) < bb_amount else "post_bb"
+            kind: RecordedAction = {"sb": "post_sb", "straddle": "post_straddle"}.get(p.kind, "post_bb")
             self.steps.append(Step(kind="post", player=p.seat, action=kind, total=self.street_bets[p.seat],
                                    added=added))
             self._record(p.seat, kind, self.street_bets[p.seat], added)
@@ -345,7 +368,7 @@ class Play:
                                          total=total, added=added))
 
     def _player(self, word: str) -> int:
-        if not word.startswith("p") or not word[1:].isdigit() or not 1 <= int(word[1:]) <= self.hand.n:
+        if not _PLAYER.fullmatch(word) or not 1 <= int(word[1:]) <= self.hand.n:
             raise PhhError(f"unknown player {word!r}")
         return int(word[1:]) - 1
 
@@ -376,7 +399,7 @@ class Play:
             raise PhhError("not a no-limit hold'em action")
 
     def _raise(self, i: int, amount_text: str) -> None:
-        if not amount_text.isdigit():
+        if not _AMOUNT.fullmatch(amount_text):
             raise PhhError(f"bad amount {amount_text!r}")
         target = int(amount_text)
         if target > self.street_bets[i] + self.stacks[i] or target <= self.street_bets[i]:
@@ -397,14 +420,16 @@ class Play:
     def _deal(self, w: list[str]) -> None:
         if len(w) == 4 and w[1] == "dh":
             i = self._player(w[2])
-            self.hole[i] = _cards(w[3])
+            if i in self.hole:
+                raise PhhError(f"p{i + 1} is dealt twice")
+            self.hole[i] = _checked(w[3], 2)
             self.steps.append(Step(kind="hole", player=i, cards=tuple(self.hole[i])))
         elif len(w) == 3 and w[1] == "db":
             if self.street >= 3:
                 raise PhhError("more than three board deals")
             self.street += 1
             self.street_bets = [0] * self.hand.n
-            cards = _cards(w[2])
+            cards = _checked(w[2], 3 if self.street == 1 else 1)
             self.board += cards
             self.steps.append(Step(kind="board", cards=tuple(cards)))
         else:
@@ -419,22 +444,21 @@ class Play:
                 self.mucked.add(i)
                 self.steps.append(Step(kind="muck", player=i, cards=tuple(self.hole.get(i, []))))
             return
-        self.shown[i] = _cards(cards)
+        self.shown[i] = _checked(cards, 2)
         self.steps.append(Step(kind="show", player=i, cards=tuple(self.shown[i])))
 
     # --- the record the engine would have built ---------------------------------------------------------
     def to_record(self, *, table: str = "t1", number: int = 1, burns: list[str] | None = None) -> HandRecord:
         h = self.hand
         seats = h.seat_numbers()
-        blinds = [(i, h.blind_of(i)) for i in range(h.n) if h.blind_of(i)]
-        bb_i = max(blinds, key=lambda x: x[1])[0] if blinds else None
-        sb_i = min(blinds, key=lambda x: x[1])[0] if len(blinds) > 1 else None
+        sb_i, bb_i = h.blind_indices()
+        fb = h.forced()
         live = [i for i in range(h.n) if i not in self.folded]
         rec = HandRecord(
             table=table, hand=number, t_start=0.0, button=seats[-1],
             sb_seat=seats[sb_i] if sb_i is not None else None,
             bb_seat=seats[bb_i] if bb_i is not None else None,
-            sb=h.blind_of(sb_i) if sb_i is not None else 0, bb=h.blind_of(bb_i) if bb_i is not None else 0,
+            sb=fb.sb, bb=fb.bb,
             ante=max(h.antes, default=0), chip=1, dealt_in=tuple(seats),
             players={seats[i]: (h.players[i] if h.players else None) for i in range(h.n)},
             starting_stacks={seats[i]: h.starting_stacks[i] for i in range(h.n)},

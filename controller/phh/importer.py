@@ -3,8 +3,8 @@
 The log is what the table's sensors would have reported had the hand been dealt on it: hole cards one at
 a time clockwise from the left of the button, a knock and a burn before every street, board cards one
 by one, betting actions with the round total, shown cards as `exposed` in the seat zones and mucked
-cards moving to the muck. Cards no PHH file names (`??`, burns) are drawn from cards not otherwise in
-the hand, reproducibly.
+cards moving to the muck. Cards no PHH file names (`??`, burns) are
+never made up: they are dealt as cards whose face nobody read (`unread: true`; docs/phh.md).
 
 Seats are planned so the rules engine's own dead-button rule (001 §7) puts the button and the blinds
 where the PHH hand had them, hand after hand; the PHH `seats` numbers are not used for that reason.
@@ -12,8 +12,11 @@ where the PHH hand had them, hand after hand; the PHH `seats` numbers are not us
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from controller.core.cards import is_card
 from controller.core.events import (
     ActionEvent,
     CardGone,
@@ -47,8 +50,12 @@ class SeatPlanner:
     def _nxt(self, seat: int, k: int) -> int:
         return (seat - 1 + k) % self.max_seats + 1
 
-    def plan(self, n: int) -> tuple[list[int], int]:
-        """Seats of p1…pN (p1 first left of the button; heads-up p1 is the big blind) and the button."""
+    def plan(self, n: int, dead_sb: bool = False) -> tuple[list[int], int]:
+        """Seats of p1…pN (p1 first left of the button; heads-up p1 is the big blind) and the button.
+
+        With `dead_sb` p1 posts the big blind (hand_start `dead_sb`); the engine then keeps the button
+        where it is for the next hand, and so does the plan.
+        """
         if not 2 <= n <= self.max_seats - 1:
             raise PhhError(f"{n} players do not fit a {self.max_seats}-seat table with this plan")
         last = self.last
@@ -67,6 +74,8 @@ class SeatPlanner:
             seats = [self._nxt(last.bb_seat, i) for i in range(n - 1)] + [button]
         if n == 2:
             self.last = _Positions(button=button, sb_pos=button, bb_seat=seats[0], heads_up=True)
+        elif dead_sb:
+            self.last = _Positions(button=button, sb_pos=button, bb_seat=seats[0], heads_up=False)
         else:
             self.last = _Positions(button=button, sb_pos=seats[0], bb_seat=seats[1], heads_up=False)
         return seats, button
@@ -82,22 +91,46 @@ class _Clock:
 
 
 def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int = 10,
-                    start_t: float = 0.0) -> list[Event]:
-    """The event log of all hands, one after the other at one table."""
+                    start_t: float = 0.0, on_error: Callable[[PhhError], None] | None = None) -> list[Event]:
+    """The event log of all hands, one after the other at one table.
+
+    A hand that cannot be played raises PhhError, or with `on_error` is reported to it and left out.
+    """
     planner = SeatPlanner(max_seats)
     clock = _Clock(start_t)
     occupied: set[int] = set()
     events: list[Event] = []
     for hand in hands:
-        require_holdem(hand, name)
-        concrete, burns = concretize(hand)
-        play = Play.run(concrete, name)
-        seats, button = planner.plan(hand.n)
+        try:
+            play = _playable(hand, name)
+            if not 2 <= hand.n <= max_seats - 1:
+                raise PhhError(f"{name} hand {hand.key}: {hand.n} players do not fit a {max_seats}-seat "
+                               f"table")
+        except PhhError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
+        seats, button = planner.plan(hand.n, dead_sb=hand.blind_indices()[0] is None)
         events += _setup(hand, seats, button, occupied, clock, name)
         occupied = set(seats)
-        events += _hand_events(play, seats, burns, clock)
+        events += _hand_events(play, seats, clock)
         clock.tick(10.0)
     return events
+
+
+def _playable(hand: PhhHand, name: str) -> Play:
+    """The hand played through at PHH level, every check that can refuse it done before it is seated."""
+    require_holdem(hand, name)
+    concrete, _ = concretize(hand, invent=False)
+    play = Play.run(concrete, name)
+    if any(s.kind == "board" and not all(map(is_card, s.cards)) for s in play.steps):
+        raise PhhError(f"{name} hand {hand.key}: a board card is not recorded (??); the table cannot deal it")
+    try:
+        hand.forced()
+    except PhhError as exc:
+        raise PhhError(f"{name} hand {hand.key}: {exc}") from None
+    return play
 
 
 def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clock: _Clock,
@@ -108,25 +141,29 @@ def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clo
     for i, s in enumerate(seats):
         player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
         out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
-    try:
-        fb = hand.forced()
-    except PhhError as exc:
-        raise PhhError(f"{name} hand {hand.key}: {exc}") from None
+    fb = hand.forced()  # checked by _playable
     out.append(LevelEvent(t=clock.tick(0.5), sb=fb.sb, bb=fb.bb, ante=fb.ante, chip=1, ante_mode=fb.ante_mode,
                           scale=hand.scale))
-    out.append(HandStart(t=clock.tick(), button=button))
+    sb_i = hand.blind_indices()[0]
+    straddles = fb.straddles or None
+    posts = {seats[i]: a for i, a in (fb.posts or {}).items()} or None
+    out.append(HandStart(t=clock.tick(), button=button, straddles=straddles, posts=posts,
+                         dead_sb=True if sb_i is None else None))
     for i, amount in _blinds_posted(hand).items():
         out.append(ChipsEvent(t=clock.tick(0.5), seat=seats[i], amount=amount))
     return out
 
 
 def _blinds_posted(hand: PhhHand) -> dict[int, int]:
-    """Small and big blind as the table takes them (after antes, or before a big-blind ante)."""
-    sb_i, bb_i = hand.blind_indices()
-    return {p.seat: p.amount for p in hand.posts() if p.kind in ("sb", "bb") and p.seat in (sb_i, bb_i)}
+    """Live forced bets (blinds, straddles, posts) as the table takes them, by player index."""
+    out: dict[int, int] = {}
+    for p in hand.posts():
+        if p.live:
+            out[p.seat] = out.get(p.seat, 0) + p.amount
+    return out
 
 
-def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) -> list[Event]:
+def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
     out: list[Event] = []
     hand = play.hand
     holes = [s for s in play.steps if s.kind == "hole"]
@@ -135,16 +172,14 @@ def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) 
             assert step.player is not None
             if round_i < len(step.cards):
                 out.append(CardSeen(t=clock.tick(0.5), zone=f"seat{seats[step.player]}",
-                                    card=step.cards[round_i]))
+                                    **_read(step.cards[round_i])))
     round_total = {i: 0 for i in range(hand.n)}
     round_total.update(_blinds_posted(hand))  # the blinds the chips events put in
-    board_n = 0
     shown_later: list[Event] = []
     for step in play.steps:
         if step.kind == "board":
             out.append(Knock(t=clock.tick()))
-            out.append(CardSeen(t=clock.tick(), zone="burn", card=burns[board_n]))
-            board_n += 1
+            out.append(CardSeen(t=clock.tick(), zone="burn", unread=True))  # PHH records no burn card
             for c in step.cards:
                 out.append(CardSeen(t=clock.tick(0.5), zone="board", card=c))
             round_total = {i: 0 for i in range(hand.n)}
@@ -156,7 +191,8 @@ def _hand_events(play: Play, seats: list[int], burns: list[str], clock: _Clock) 
         elif step.kind == "show":
             assert step.player is not None
             zone = f"seat{seats[step.player]}"
-            shown_later += [Exposed(t=0.0, zone=zone, card=c) for c in step.cards]
+            # A show of `????` is a hand kept face down: nothing is exposed, nothing made up.
+            shown_later += [Exposed(t=0.0, zone=zone, card=c) for c in step.cards if is_card(c)]
         elif step.kind == "muck":
             assert step.player is not None
             out += _to_muck(seats[step.player], list(step.cards), clock)
@@ -188,6 +224,11 @@ def _action_events(i: int, action: str, total: int, round_total: dict[int, int],
 def _to_muck(seat: int, cards: list[str], clock: _Clock) -> list[Event]:
     out: list[Event] = []
     for c in cards:
-        out.append(CardGone(t=clock.tick(0.5), zone=f"seat{seat}", card=c))
-        out.append(CardSeen(t=clock.tick(0.5), zone="muck", card=c))
+        out.append(CardGone(t=clock.tick(0.5), zone=f"seat{seat}", **_read(c)))
+        out.append(CardSeen(t=clock.tick(0.5), zone="muck", **_read(c)))
     return out
+
+
+def _read(card: str) -> dict[str, Any]:
+    """The card as the readers report it: unread for a card the history does not name (`??`)."""
+    return {"card": card} if is_card(card) else {"unread": True}
