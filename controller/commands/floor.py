@@ -20,6 +20,8 @@ DESCRIPTION = ("Subscribe to every table's alerts, state, hands and status, stor
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="floor config (TOML); see config/floor.example.toml")
     p.add_argument("-v", "--verbose", action="store_true", help="log every broker (re)connect and login")
+    p.add_argument("--insecure-demo", action="store_true",
+                   help="accept the example users of config/floor.example.toml (a local demo only)")
     sub = p.add_subparsers(dest="floor_command", title="subcommand (optional)", metavar="hash-password")
     h = sub.add_parser("hash-password", help="print a scrypt hash for users.<name>.hash")
     h.add_argument("--stdin", action="store_true", help="read the password from standard input (one line)")
@@ -46,10 +48,15 @@ def run(args: argparse.Namespace) -> int:
     if not args.config:
         raise UsageError("--config FILE is required (see config/floor.example.toml)")
     from controller.floor.app import serve
-    from controller.floor.config import load_config
+    from controller.floor.config import check_example_credentials, load_config
 
     cfg = load_config(args.config)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(message)s")
+    demo = check_example_credentials(cfg, args.config, insecure_demo=args.insecure_demo)
+    if demo:
+        logging.getLogger("cardtable.floor").warning(
+            "insecure demo: user(s) %s log in with the published example passwords; never expose this floor",
+            ", ".join(demo))
     asyncio.run(serve(cfg))
     return 0
