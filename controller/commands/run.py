@@ -9,7 +9,7 @@ import signal
 import sys
 
 from controller.config import ConfigError, load_config
-from controller.daemon.app import Daemon
+from controller.daemon.app import Daemon, preflight
 from controller.daemon.sources import hardware_sources
 from controller.errors import UsageError
 
@@ -48,13 +48,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(args.config)
         if args.check:
+            preflight(cfg)  # what run would refuse before it starts, --check refuses too
             print(f"{args.config}: OK")
             return 0
         daemon = Daemon(cfg, new_session=args.new_session)
         asyncio.run(_main(daemon))
     except UsageError as exc:
         return report_errors(NAME, exc)
-    except PermissionError as exc:
-        print(f"cardtable {NAME}: {exc.filename}: permission denied", file=sys.stderr)
+    except OSError as exc:  # a file the daemon needs at start-up (state dir, journal, outbox)
+        where = exc.filename or "state_dir"
+        print(f"cardtable {NAME}: {where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     return 0

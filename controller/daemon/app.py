@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,6 +29,8 @@ from controller.daemon.health import Health
 from controller.daemon.journal import Journal, Session, SessionClock, open_session
 from controller.daemon.outbox import Message, Outbox
 from controller.daemon.publisher import Publisher, check_tls_files, read_credentials
+from controller.daemon.sources import check_sources
+from controller.errors import UsageError
 from controller.hardware.base import Source
 
 log = logging.getLogger("cardtable.daemon")
@@ -57,6 +60,37 @@ def session_token(name: str, table: str) -> str:
     return name.removeprefix(f"{table}-") or name
 
 
+def preflight(cfg: Config) -> None:
+    """What `cardtable run` checks before it starts, done without starting (`run --check`): the profile's
+    overrides, deck files, credentials and TLS files, the state dir, and the adapters the config names.
+    Raises UsageError with one clear line; a config `--check` calls OK is one `run` accepts."""
+    table = cfg.table
+    overrides = {k: getattr(table, k) for k in ("knock_pause_s", "action_time_s", "all_in_time_s", "clock_s")
+                 if getattr(table, k) is not None}
+    with_overrides(PROFILES[table.profile], **overrides)
+    for path in cfg.decks:
+        load_deck(path)
+    if cfg.mqtt.enabled:
+        if cfg.mqtt.credentials_file:
+            read_credentials(cfg.mqtt.credentials_file)
+        check_tls_files(cfg.mqtt)
+    _check_state_dir(cfg.state_dir)
+    check_sources(cfg)
+
+
+def _check_state_dir(path: Path) -> None:
+    """The state dir exists as a writable directory, or can be created (its nearest existing ancestor is
+    a writable directory)."""
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UsageError(f"state_dir {path}: {probe} is not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        what = "is not writable" if probe == path else f"cannot be created ({probe} is not writable)"
+        raise UsageError(f"state_dir {path}: {what}")
+
+
 class Daemon:
     """One table's controller. Construct (opens and replays the session), then `await run(sources)`."""
 
@@ -70,7 +104,12 @@ class Daemon:
         # `engine` lets transport tests substitute a stand-in; anything with Engine's public face works.
         self.engine: Engine = engine if engine is not None else Engine(table=table.id, profile=self.profile)
         state_dir = cfg.state_dir
-        state_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise UsageError(f"state_dir {state_dir}: exists and is not a directory") from None
+        except OSError as exc:
+            raise UsageError(f"state_dir {state_dir}: cannot create it: {exc.strerror or exc}") from None
         self.session: Session = open_session(state_dir, table.id, new=new_session)
         if journal_path is not None:  # simulate --log FILE: the journal goes where the user asked
             self.session = dataclasses.replace(self.session, path=journal_path)

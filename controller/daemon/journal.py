@@ -47,6 +47,15 @@ class Session:
 
 
 def open_session(state_dir: Path, table: str, *, new: bool = False, now: float | None = None) -> Session:
+    """Resume the current session of `state_dir` or start a new one (see _open_session); a file system
+    error is one JournalError naming the path."""
+    try:
+        return _open_session(state_dir, table, new=new, now=now)
+    except OSError as exc:
+        raise JournalError(f"state_dir {state_dir}: {exc.filename or ''}: {exc.strerror or exc}") from None
+
+
+def _open_session(state_dir: Path, table: str, *, new: bool = False, now: float | None = None) -> Session:
     """Resume the current session of `state_dir` (after a restart or crash) or start a new one.
 
     The pointer file `current-session.json` names the session; `new=True` starts a fresh one.
@@ -149,13 +158,16 @@ class Journal:
 
     def recover(self) -> list[Event]:
         """Open the journal for appending and return the events already in it (cutting a torn tail)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             data = self.path.read_bytes() if self.path.exists() else b""
         except OSError as exc:
             raise JournalError(f"journal {self.path}: cannot read: {exc.strerror}") from None
         events, good = _scan(data, self.path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o640)
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o640)
+        except OSError as exc:
+            raise JournalError(f"journal {self.path}: cannot open for writing: {exc.strerror}") from None
         if good < len(data):
             self._reject_tail(data[good:], good)
             self.truncated_bytes = len(data) - good

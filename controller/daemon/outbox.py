@@ -67,15 +67,15 @@ class Outbox:
     def __init__(self, path: Path, *, retention_s: float = 86400.0) -> None:
         self.path = path
         self.retention_s = retention_s
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a commit survives a process crash; a power loss may lose the last few,
             # which the journal replay re-creates (see docs/daemon.md §Outbox).
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             raise OutboxError(f"outbox {path}: {exc}") from None
         self.wakeup = asyncio.Event()
         self.enqueued = 0

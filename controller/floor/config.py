@@ -17,7 +17,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 
 class _Strict(BaseModel):
     # Unknown keys are fatal and settings never change after start-up.
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)  # TOML has nan and inf
 
 
 class BrokerConfig(_Strict):
