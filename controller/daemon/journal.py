@@ -13,6 +13,7 @@ Durability policy (docs/daemon.md §Journal):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import os
@@ -153,6 +154,7 @@ class Journal:
         self.last_t = 0.0
         self.truncated_bytes = 0
         self.rejected_bytes = 0  # of those, kept in `<journal>.rejected` (not just zeros or blanks)
+        self.write_failures = 0  # writes and fsyncs the disk refused (full, failing)
         self.fsyncs = 0
         self.bytes = 0
 
@@ -200,9 +202,17 @@ class Journal:
         """Write one event (one write call) and return its position; fsync per policy."""
         assert self._fd is not None, "recover() first"
         data = (dumps_event(event) + "\n").encode("utf-8")
-        written = os.write(self._fd, data)
-        while written < len(data):  # regular files write fully; kept for pipes and full disks
-            written += os.write(self._fd, data[written:])
+        try:
+            written = os.write(self._fd, data)
+            while written < len(data):  # a full disk can take part of a line, then refuse the rest
+                written += os.write(self._fd, data[written:])
+        except OSError:
+            # No torn line may stay in the middle of the journal (recovery would refuse it): cut back to
+            # the last whole line, which a full disk allows, and let the caller keep the event for later.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self.bytes)
+            self.write_failures += 1
+            raise
         self.seq += 1
         self.bytes += len(data)
         self.last_t = event.t
@@ -215,7 +225,12 @@ class Journal:
 
     def sync(self) -> None:
         if self._fd is not None:
-            os.fsync(self._fd)
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:  # ENOSPC/EIO from a full or failing card: say so, try again next time
+                self.write_failures += 1
+                log.warning("journal %s: fsync failed: %s", self.path, exc.strerror or exc)
+                return
             self.fsyncs += 1
         self._dirty = False
 
@@ -239,7 +254,7 @@ class Journal:
     def statistics(self) -> dict[str, Any]:
         return {"events": self.seq, "bytes": self.bytes, "fsyncs": self.fsyncs,
                 "unsynced": self._dirty, "truncated_bytes_on_recovery": self.truncated_bytes,
-                "rejected_bytes_on_recovery": self.rejected_bytes}
+                "rejected_bytes_on_recovery": self.rejected_bytes, "write_failures": self.write_failures}
 
 
 def iter_journal(path: Path) -> Iterator[Event]:
