@@ -19,6 +19,7 @@ from aiohttp import web
 from controller.core import strictjson
 from controller.floor.auth import LoginLimiter, Session, Sessions, check_login, csrf_ok
 from controller.floor.config import FloorConfig
+from controller.floor.errors import StoreError
 from controller.floor.hub import Hub
 from controller.floor.ingest import Ingest
 from controller.floor.rules import catalogue_json, rule_info
@@ -130,6 +131,9 @@ async def _middleware(request: web.Request, handler: Handler) -> web.StreamRespo
         resp = await handler(request)
     except _HTTPJson as exc:
         resp = _json_error(exc.status, exc.message)
+    except StoreError as exc:  # a full disk or a lost database: say so, the request may be repeated
+        log.error("floor: %s %s: %s", request.method, request.path, exc)
+        resp = _json_error(503, f"the store is unavailable ({exc}); try again")
     resp.headers.setdefault("Content-Security-Policy", _CSP)
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -280,7 +284,8 @@ async def api_health(request: web.Request) -> web.StreamResponse:
     f = _floor(request)
     return json_response({"broker": f.link_stats(), "ingest": f.ingest.counts, "hub": f.hub.statistics(),
                           "store": await f.store.counts(), "sessions": len(f.sessions),
-                          "quarantine": await f.store.quarantined()})
+                          "quarantine": await f.store.quarantined(),
+                          "store_error": f.ingest.store_error})
 
 
 async def api_ack(request: web.Request) -> web.StreamResponse:
