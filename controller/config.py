@@ -34,7 +34,8 @@ class ConfigError(UsageError):
 
 class _Model(BaseModel):
     # Unknown keys are fatal (a typo must not silently fall back to a default); frozen after validation.
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # TOML allows nan and inf; no setting means either (a knock pause of inf seconds is a typo).
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class TableConfig(_Model):
@@ -67,7 +68,7 @@ class HubConfig(_Model):
 
     name: Annotated[str, Field(min_length=1)] = "hub0"
     device: Annotated[str, Field(min_length=1)]
-    baudrate: Annotated[int, Field(gt=0)] = 115200
+    baudrate: Annotated[int, Field(gt=0, le=4_000_000)] = 115200
     readers: dict[int, str]
     debounce_s: Annotated[float, Field(ge=0)] = 0.15
 
@@ -225,6 +226,8 @@ def _camera_errors(section: Any) -> list[str]:
         CameraConfig.from_mapping(section)
     except UsageError as exc:
         return str(exc).split("; ")
+    except Exception as exc:  # the camera's validator must not turn a bad value into a traceback
+        return [f"camera: invalid section ({type(exc).__name__}: {str(exc)[:200]})"]
     return []
 
 

@@ -122,6 +122,7 @@ class LinkStats:
     gaps: int = 0
     snapshots: int = 0
     hub_retransmits: int = 0
+    missed_reboots: int = 0  # events whose hub clock ran backwards: a reboot whose HELLO was lost
     last_up_after_open: float = 0.0
 
 
@@ -168,6 +169,9 @@ class HubLink:
         self._reader_ok: dict[int, bool] = {}
         self._last_report: dict[int, float] = {}
         self._last_rx = 0.0
+        # The hub time no later event of this boot can precede: that of the last delivered event, or of a
+        # heartbeat sent with nothing unacknowledged. An event "before" it is from a new boot.
+        self._hub_floor: int | None = None
         self._hub_us_base = 0  # unwrapping of the 32-bit hub clock
         self._hub_us_last = 0
         self._rtts: deque[float] = deque(maxlen=200)
@@ -336,6 +340,14 @@ class HubLink:
         if not self._hello.is_set():
             return False  # until the handshake names the boot, a seq means nothing
         d = codec.seq_diff(msg.seq, self.expected)
+        if d >= 0 and self._from_new_boot(msg):
+            # The hub rebooted and its HELLO was lost: this seq belongs to the new boot and means nothing
+            # in ours. Do not deliver or hold it (it would be delivered again, or out of order, after the
+            # resync); ask for a HELLO, whose new boot id resets us, and the hub resends its window.
+            self.stats.missed_reboots += 1
+            self._reorder.clear()
+            self._write(b"\x00" + codec.encode(codec.Sync(codec.PROTOCOL_VERSION)))
+            return False
         if d < 0 or (d > 0 and msg.seq in self._reorder):
             self.stats.duplicates += 1
             return True  # re-acknowledge: our earlier ACK may have been lost
@@ -349,7 +361,23 @@ class HubLink:
             self._accept(self._reorder.pop(self.expected), now)
         return True
 
+    def _from_new_boot(self, msg: codec.Message) -> bool:
+        """Within one boot, events are numbered in the order they happen, so one at or after `expected`
+        cannot carry a hub time before the floor; a rebooted hub's clock starts again near zero."""
+        hub_us = getattr(msg, "hub_us", None)
+        if self._hub_floor is None or hub_us is None:
+            return False
+        return _clock_diff(hub_us, self._hub_floor) < 0
+
     def _accept(self, msg: codec.Message, now: float) -> None:
+        if self._from_new_boot(msg):  # held in the reorder buffer before a newer floor was known
+            self.stats.missed_reboots += 1
+            self._reorder.clear()
+            self._write(b"\x00" + codec.encode(codec.Sync(codec.PROTOCOL_VERSION)))
+            return
+        hub_us = getattr(msg, "hub_us", None)
+        if hub_us is not None:
+            self._hub_floor = hub_us
         self.expected = codec.seq_next(msg.seq)
         self.last_delivered = msg.seq
         self.stats.delivered += 1
@@ -392,8 +420,12 @@ class HubLink:
                 self.stats.hub_restarts += 1
             self.boot_id = msg.boot_id
             self.n_readers = msg.n_readers
-            self.expected = msg.first_seq
-            self.last_delivered = msg.first_seq - 1 if msg.first_seq > 1 else 0
+            # Seqs run 1…65535 (0 is never used): a first_seq of 0 means "the next event is 1"; taken as
+            # is, `expected` = 0 would never match and every event would wait in the reorder buffer.
+            first = msg.first_seq if 1 <= msg.first_seq <= 0xFFFF else 1
+            self.expected = first
+            self.last_delivered = first - 1 if first > 1 else 0
+            self._hub_floor = None
             self._reorder.clear()
             self._held = []
             self._snapshot_missing = set(range(msg.n_readers))
@@ -412,6 +444,8 @@ class HubLink:
             self._write(b"\x00" + codec.encode(codec.Sync(codec.PROTOCOL_VERSION)))
             return
         self.stats.hub_retransmits = msg.retransmits
+        if msg.unacked == 0 and (self._hub_floor is None or _clock_diff(msg.hub_us, self._hub_floor) > 0):
+            self._hub_floor = msg.hub_us  # nothing in flight: every later event happens after this
         for r in range(self.n_readers):
             if msg.readers_enabled & (1 << r):
                 ok = bool(msg.readers_ok & (1 << r))
@@ -449,3 +483,9 @@ class HubLink:
             self._hub_us_base += 1 << 32
         self._hub_us_last = hub_us
         return (self._hub_us_base + hub_us) / 1e6
+
+
+def _clock_diff(a: int, b: int) -> int:
+    """Signed distance a - b of two 32-bit hub clock readings (microseconds, wrapping every 71.6 min)."""
+    d = (a - b) & 0xFFFFFFFF
+    return d - (1 << 32) if d >= 1 << 31 else d

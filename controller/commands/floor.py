@@ -25,6 +25,8 @@ log = logging.getLogger("cardtable.floor")
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="floor config (TOML); see config/floor.example.toml")
+    p.add_argument("--insecure-demo", action="store_true",
+                   help="accept the example users of config/floor.example.toml (a local demo only)")
     sub = p.add_subparsers(dest="floor_command", title="subcommand (optional)", metavar="hash-password")
     h = sub.add_parser("hash-password", help="print a scrypt hash for users.<name>.hash")
     h.add_argument("--stdin", action="store_true", help="read the password from standard input (one line)")
@@ -51,9 +53,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.config:
         raise UsageError("--config FILE is required (see config/floor.example.toml)")
     from controller.floor.app import serve
-    from controller.floor.config import load_config
+    from controller.floor.config import check_example_credentials, load_config
 
     cfg = load_config(args.config)
+    demo = check_example_credentials(cfg, args.config, insecure_demo=args.insecure_demo)
+    if demo:
+        log.warning("insecure demo: user(s) %s log in with the published example passwords; "
+                    "never expose this floor", ", ".join(demo))
     b = cfg.broker
     scheme = "mqtts" if b.tls else "mqtt"
     log.info("cardtable %s floor starting", __version__, extra={"fields": {

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from typing import IO
 
 from controller.core.alerts import Alert
 from controller.core.engine import Engine, HandSummary
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     profile = PROFILES[args.profile]
     engine = Engine(table=args.table, profile=profile)
     try:
-        stream = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")  # noqa: SIM115
+        stream = sys.stdin.buffer if args.log == "-" else open(args.log, "rb")  # noqa: SIM115
     except OSError as exc:
         print(f"cardtable replay: cannot read {args.log}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     phh = PhhCollector() if args.phh else None
     try:
         with stream:
-            for line, event in read_events(stream, max_seat=profile.max_seats):
+            for line, event in read_events(_text_lines(stream), max_seat=profile.max_seats):
                 for outcome in engine.feed(event):
                     if phh is not None:
                         _collect(phh, outcome)
@@ -60,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
         out.flush()
         print(f"cardtable replay: {args.log}: {exc}", file=sys.stderr)
         return 2
-    except UnicodeDecodeError as exc:
-        print(f"cardtable replay: {args.log}: not UTF-8 text ({exc.reason})", file=sys.stderr)
+    except OSError as exc:
+        print(f"cardtable replay: {args.log}: cannot read: {exc.strerror or exc}", file=sys.stderr)
         return 2
     if phh is not None:
         for outcome in engine.finish(engine.last_t):
@@ -73,6 +75,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"cardtable replay: cannot write {args.phh}: {exc.strerror}", file=sys.stderr)
             return 2
     return 0
+
+
+def _text_lines(stream: IO[bytes]) -> Iterator[str]:
+    """The log's lines as text; a line that is not UTF-8 is a LogError naming it."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LogError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", line=number) from None
 
 
 def _collect(phh: PhhCollector, outcome: Alert | HandSummary) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from controller import __version__
 from controller.config import Config, ConfigError, load_config
-from controller.daemon.app import Daemon
+from controller.daemon.app import Daemon, preflight
 from controller.daemon.sources import hardware_sources
 from controller.doctor import check_devices
 from controller.errors import UsageError
@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(args.config)
         if args.check:
+            preflight(cfg)  # what run would refuse before it starts, --check refuses too
             print(f"{args.config}: OK")
             return 0
         check_devices(cfg)  # a missing or forbidden device: one line now, not a silent retry loop
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(_main(daemon, args.config))
     except UsageError as exc:
         return report_errors(NAME, exc)
-    except PermissionError as exc:
-        print(f"cardtable {NAME}: {exc.filename}: permission denied", file=sys.stderr)
+    except OSError as exc:  # a file the daemon needs at start-up (state dir, journal, outbox)
+        where = exc.filename or "state_dir"
+        print(f"cardtable {NAME}: {where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     return 0

@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
+import sqlite3
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,9 +31,16 @@ from controller.daemon.health import Health
 from controller.daemon.journal import Journal, Session, SessionClock, open_session
 from controller.daemon.outbox import Message, Outbox
 from controller.daemon.publisher import Publisher, check_tls_files, read_credentials
+from controller.daemon.sources import check_sources
+from controller.errors import UsageError
 from controller.hardware.base import Source
 
 log = logging.getLogger("cardtable.daemon")
+
+# A full disk: what is held in memory at most, and how often the writes are retried.
+SPOOL_EVENTS = 100_000  # journal lines (a long night's events)
+SPOOL_BATCHES = 100_000  # outbox transactions (one per event)
+SPOOL_RETRY_S = 1.0
 
 Observer = Callable[[Event | None, list[Outcome]], None]  # (event or None for health, its outcomes)
 
@@ -57,6 +67,37 @@ def session_token(name: str, table: str) -> str:
     return name.removeprefix(f"{table}-") or name
 
 
+def preflight(cfg: Config) -> None:
+    """What `cardtable run` checks before it starts, done without starting (`run --check`): the profile's
+    overrides, deck files, credentials and TLS files, the state dir, and the adapters the config names.
+    Raises UsageError with one clear line; a config `--check` calls OK is one `run` accepts."""
+    table = cfg.table
+    overrides = {k: getattr(table, k) for k in ("knock_pause_s", "action_time_s", "all_in_time_s", "clock_s")
+                 if getattr(table, k) is not None}
+    with_overrides(PROFILES[table.profile], **overrides)
+    for path in cfg.decks:
+        load_deck(path)
+    if cfg.mqtt.enabled:
+        if cfg.mqtt.credentials_file:
+            read_credentials(cfg.mqtt.credentials_file)
+        check_tls_files(cfg.mqtt)
+    _check_state_dir(cfg.state_dir)
+    check_sources(cfg)
+
+
+def _check_state_dir(path: Path) -> None:
+    """The state dir exists as a writable directory, or can be created (its nearest existing ancestor is
+    a writable directory)."""
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UsageError(f"state_dir {path}: {probe} is not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        what = "is not writable" if probe == path else f"cannot be created ({probe} is not writable)"
+        raise UsageError(f"state_dir {path}: {what}")
+
+
 class Daemon:
     """One table's controller. Construct (opens and replays the session), then `await run(sources)`."""
 
@@ -70,7 +111,12 @@ class Daemon:
         # `engine` lets transport tests substitute a stand-in; anything with Engine's public face works.
         self.engine: Engine = engine if engine is not None else Engine(table=table.id, profile=self.profile)
         state_dir = cfg.state_dir
-        state_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise UsageError(f"state_dir {state_dir}: exists and is not a directory") from None
+        except OSError as exc:
+            raise UsageError(f"state_dir {state_dir}: cannot create it: {exc.strerror or exc}") from None
         self.session: Session = open_session(state_dir, table.id, new=new_session)
         if journal_path is not None:  # simulate --log FILE: the journal goes where the user asked
             self.session = dataclasses.replace(self.session, path=journal_path)
@@ -98,6 +144,11 @@ class Daemon:
         self.commands_bad = 0
         self.core_failures = 0
         self.acks = 0
+        self.acks_unlogged = 0
+        self._unjournaled: deque[Event] = deque()  # fed to the core, not yet journaled (disk full)
+        self._unrecorded: deque[tuple[list[Message], str | None, int]] = deque()  # not yet in the outbox
+        self.spool_lost = 0  # dropped from memory past the bound (only while a disk stays full)
+        self.spool_error = ""  # why the last retry failed
         self._last_state = b""
         self.decks = [load_deck(p) for p in cfg.decks]  # bad deck files fail now, with one line
         self._recover()
@@ -119,7 +170,7 @@ class Daemon:
         if not events:  # a new session: its journal starts by naming it, which scopes its alert ids
             token = session_token(self.session.name, self.cfg.table.id)
             start = SessionStart(t=0.0, id=token, source="daemon")
-            seq = self.journal.append(start)
+            seq = self._journal(start)
             self._record(seq, self._feed(seq, start))
         if events:
             log.info("resumed session %s: %d events replayed, hand %d", self.session.name, len(events),
@@ -137,11 +188,12 @@ class Daemon:
     def process(self, event: Event) -> list[Outcome]:
         """Journal one event, feed it to the engine and store the outcomes in the outbox."""
         start = time.perf_counter()
-        if event.t < self.journal.last_t:
+        last_t = self._unjournaled[-1].t if self._unjournaled else self.journal.last_t
+        if event.t < last_t:
             # Sources stamp events themselves; one stamped earlier but delivered later must not make the
             # journal go backwards (replay refuses that). Its time becomes the latest time seen.
-            event = dataclasses.replace(event, t=self.journal.last_t)
-        seq = self.journal.append(event)
+            event = dataclasses.replace(event, t=last_t)
+        seq = self._journal(event)
         outcomes = self._feed(seq, event)
         self.events += 1
         self._record(seq, outcomes)
@@ -149,6 +201,77 @@ class Daemon:
         for obs in self.observers:
             obs(event, outcomes)
         return outcomes
+
+    # --- a full disk: keep following the table, hold what could not be written, write it when it can ------
+    def _journal(self, event: Event) -> int:
+        """Journal an event; on a full disk keep it in memory (in order) for the spool task to write."""
+        if not self._unjournaled:
+            try:
+                return self.journal.append(event)
+            except OSError as exc:
+                self._disk_full("journal", exc)
+        if len(self._unjournaled) >= SPOOL_EVENTS:
+            self._unjournaled.popleft()
+            self.spool_lost += 1
+        self._unjournaled.append(event)
+        return self.journal.seq + len(self._unjournaled)
+
+    def _store(self, msgs: list[Message], session: str | None = None, event_seq: int = 0) -> None:
+        """Store messages in the outbox; on a full disk keep them in memory (in order, up to SPOOL_BATCHES)
+        and hand them to the publisher meanwhile: sent now, sent again once stored (receivers drop the
+        second copy by alert id), lost only if the daemon dies before the disk has room again."""
+        if not self._unrecorded:
+            try:
+                self.outbox.record(msgs, session=session, event_seq=event_seq)
+                return
+            except (sqlite3.Error, OSError) as exc:
+                self._unrecorded.append((msgs, session, event_seq))
+                self._disk_full("outbox", exc)
+                if self.publisher is not None:
+                    self.publisher.offer_volatile(msgs)
+                return
+        if len(self._unrecorded) >= SPOOL_BATCHES:
+            self._unrecorded.popleft()
+            self.spool_lost += 1
+        self._unrecorded.append((msgs, session, event_seq))
+        if self.publisher is not None:
+            self.publisher.offer_volatile(msgs)
+
+    def _disk_full(self, what: str, exc: Exception) -> None:
+        log.error("%s write failed (%s); holding in memory and retrying", what, exc)
+        self.health.problem(f"disk:{what}", f"cannot write the {what} ({exc}): disk full? Alerts are held "
+                                            f"in memory (up to {SPOOL_BATCHES} batches) and written when "
+                                            "there is room again")
+
+    def flush_spool(self) -> bool:
+        """Write what a full disk refused, oldest first; True when nothing is left in memory."""
+        while self._unjournaled:
+            try:
+                self.journal.append(self._unjournaled[0])
+            except OSError as exc:
+                self.spool_error = str(exc)
+                break
+            self._unjournaled.popleft()
+        if not self._unjournaled:
+            self.health.resolved("disk:journal")
+        while self._unrecorded:
+            msgs, session, seq = self._unrecorded[0]
+            try:
+                self.outbox.record(msgs, session=session, event_seq=seq)
+            except (sqlite3.Error, OSError) as exc:
+                self.spool_error = str(exc)
+                break
+            self._unrecorded.popleft()
+        if not self._unrecorded:
+            self.health.resolved("disk:outbox")
+        return not (self._unjournaled or self._unrecorded)
+
+    async def _spool(self) -> None:
+        """The spool task: retry the writes a full disk refused, every SPOOL_RETRY_S."""
+        while True:
+            await asyncio.sleep(SPOOL_RETRY_S)
+            if self._unjournaled or self._unrecorded:
+                self.flush_spool()
 
     def _feed(self, seq: int, event: Event) -> list[Outcome]:
         """Engine.feed, with a bug in the core contained: a crash loop (the replay after a restart would
@@ -180,7 +303,7 @@ class Daemon:
         if state != self._last_state:
             self._last_state = state
             msgs.append(Message(key="state", topic="state", payload=state, retain=True))
-        self.outbox.record(msgs, session=self.session.name, event_seq=seq)
+        self._store(msgs, session=self.session.name, event_seq=seq)
 
     def end_session(self) -> list[Outcome]:
         """The run is over (simulate played its last hand): journal a `session_end`, which settles the last
@@ -204,7 +327,7 @@ class Daemon:
             self.publisher.offer_health(body.encode())
 
     def raise_health(self, alert: Alert) -> None:
-        self.outbox.record([alert_message(alert)])
+        self._store([alert_message(alert)])
         for obs in self.observers:
             obs(None, [alert])
 
@@ -226,8 +349,13 @@ class Daemon:
             return
         record = {"t": self.clock(), "session": self.session.name, "id": body["id"],
                   "by": body.get("by"), "ruling": body.get("ruling")}
-        with self.ack_log.open("a", encoding="utf-8") as fh:
-            fh.write(strictjson.dumps(record, ensure_ascii=False) + "\n")
+        try:
+            with self.ack_log.open("a", encoding="utf-8") as fh:
+                fh.write(strictjson.dumps(record, ensure_ascii=False) + "\n")
+        except OSError as exc:  # a full disk loses this ack's log line, never the daemon
+            self.acks_unlogged += 1
+            log.error("cmd/ack %s not logged in %s: %s", body["id"][:80], self.ack_log, exc.strerror or exc)
+            return
         self.acks += 1
 
     # --- tasks ----------------------------------------------------------------------------------------
@@ -259,6 +387,7 @@ class Daemon:
                 tg.create_task(cancel_firmly(self.journal.run()), name="journal")
                 tg.create_task(cancel_firmly(self.outbox.run()), name="outbox")
                 tg.create_task(cancel_firmly(self.health.run()), name="health")
+                tg.create_task(cancel_firmly(self._spool()), name="spool")
                 if self.publisher:
                     tg.create_task(cancel_firmly(self.publisher.run()), name="mqtt")
                 # READY before the broker connects: the table records without a broker.
@@ -268,6 +397,9 @@ class Daemon:
             pass
         finally:
             sdnotify.notify("STOPPING=1")
+            if not self.flush_spool():
+                log.error("stopping with %d events not journaled and %d outbox writes not stored: the disk "
+                          "is still full", len(self._unjournaled), len(self._unrecorded))
             self.journal.close()
             self.outbox.close()
 
@@ -275,6 +407,8 @@ class Daemon:
         return {"events": self.events, "alerts": self.alerts, "hand": self.engine.hand,
                 "queue": self.queue.qsize(), "recovered_events": self.recovered,
                 "max_core_ms": round(self.max_core_ms, 3), "acks": self.acks,
-                "core_failures": self.core_failures,
+                "core_failures": self.core_failures, "acks_unlogged": self.acks_unlogged,
+                "spool_events": len(self._unjournaled), "spool_batches": len(self._unrecorded),
+                "spool_lost": self.spool_lost, "spool_error": self.spool_error,
                 "bad_commands": self.commands_bad, **{f"engine_{k}": v for k, v in
                                                       self.engine.statistics().items()}}

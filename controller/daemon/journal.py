@@ -6,17 +6,21 @@ Durability policy (docs/daemon.md §Journal):
 - `fsync` runs at most every `fsync_interval_s` (default 0.2 s) while there are unsynced lines, and at
   shutdown; `fsync_interval_s = 0` syncs after every event. A power loss loses at most that window;
 - on start the journal is read back; a torn last line (power loss mid-write, or the zero bytes some file
-  systems leave) is cut off, anything else malformed is refused with the line number.
+  systems leave) or an invalid complete last line is cut off, logged and kept in `<journal>.rejected`;
+  anything malformed before the last line is refused with the line number.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
+import logging
+import math
 import os
+import re
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,9 @@ from controller.core import strictjson
 from controller.core.eventlog import LogError, dumps_event, parse_line
 from controller.core.events import Event
 from controller.errors import UsageError
+
+log = logging.getLogger("cardtable.journal")
+_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")  # a session name is a file name in sessions/
 
 
 class JournalError(UsageError):
@@ -41,6 +48,15 @@ class Session:
 
 
 def open_session(state_dir: Path, table: str, *, new: bool = False, now: float | None = None) -> Session:
+    """Resume the current session of `state_dir` or start a new one (see _open_session); a file system
+    error is one JournalError naming the path."""
+    try:
+        return _open_session(state_dir, table, new=new, now=now)
+    except OSError as exc:
+        raise JournalError(f"state_dir {state_dir}: {exc.filename or ''}: {exc.strerror or exc}") from None
+
+
+def _open_session(state_dir: Path, table: str, *, new: bool = False, now: float | None = None) -> Session:
     """Resume the current session of `state_dir` (after a restart or crash) or start a new one.
 
     The pointer file `current-session.json` names the session; `new=True` starts a fresh one.
@@ -50,7 +66,9 @@ def open_session(state_dir: Path, table: str, *, new: bool = False, now: float |
     pointer = state_dir / "current-session.json"
     if not new and pointer.exists():
         try:
-            info = json.loads(pointer.read_text(encoding="utf-8"))
+            info = strictjson.loads(pointer.read_bytes())
+            if not _NAME.fullmatch(str(info["name"])) or not math.isfinite(float(info["epoch"])):
+                raise ValueError("bad name or epoch")
             return Session(name=str(info["name"]), path=sessions / f"{info['name']}.jsonl",
                            epoch=float(info["epoch"]))
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -69,15 +87,24 @@ def open_session(state_dir: Path, table: str, *, new: bool = False, now: float |
 
 
 class SessionClock:
-    """Seconds since the session's epoch (wall clock, so a restart continues the timeline), never
-    earlier than the last journaled event, rounded to the millisecond for readable logs."""
+    """Seconds since the session's epoch, never earlier than the last journaled event, rounded to the
+    millisecond for readable logs.
 
-    def __init__(self, epoch: float, floor: float = 0.0) -> None:
+    The wall clock places the start (so a restarted daemon continues the session's timeline); from then
+    on the monotonic clock measures: a wall clock set back by NTP or by hand would otherwise stall `t`
+    at the floor, and two events seconds apart would look simultaneous (a false KNOCK_PAUSE_SHORT), and
+    one set forward would look like a long pause."""
+
+    def __init__(self, epoch: float, floor: float = 0.0, *, wall: Callable[[], float] = time.time,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.epoch = epoch
         self.floor = floor
+        self._monotonic = monotonic
+        self._start = wall() - epoch
+        self._mono0 = monotonic()
 
     def __call__(self) -> float:
-        now = round(time.time() - self.epoch, 3)
+        now = round(self._start + (self._monotonic() - self._mono0), 3)
         if now < self.floor:
             now = self.floor
         self.floor = now
@@ -126,19 +153,25 @@ class Journal:
         self.seq = 0  # number of events in the journal (the last event's 1-based position)
         self.last_t = 0.0
         self.truncated_bytes = 0
+        self.rejected_bytes = 0  # of those, kept in `<journal>.rejected` (not just zeros or blanks)
+        self.write_failures = 0  # writes and fsyncs the disk refused (full, failing)
         self.fsyncs = 0
         self.bytes = 0
 
     def recover(self) -> list[Event]:
         """Open the journal for appending and return the events already in it (cutting a torn tail)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             data = self.path.read_bytes() if self.path.exists() else b""
         except OSError as exc:
             raise JournalError(f"journal {self.path}: cannot read: {exc.strerror}") from None
         events, good = _scan(data, self.path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o640)
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o640)
+        except OSError as exc:
+            raise JournalError(f"journal {self.path}: cannot open for writing: {exc.strerror}") from None
         if good < len(data):
+            self._reject_tail(data[good:], good)
             self.truncated_bytes = len(data) - good
             os.ftruncate(self._fd, good)
             os.fsync(self._fd)
@@ -147,13 +180,39 @@ class Journal:
         self.last_t = events[-1].t if events else 0.0
         return events
 
+    def _reject_tail(self, tail: bytes, offset: int) -> None:
+        """A cut tail is said and kept: a torn write is expected after a power loss, but a complete line
+        that does not parse is someone's data. Both go to `<journal>.rejected` (appended, with the byte
+        offset), so nothing is dropped silently."""
+        if not tail.strip(b"\0 \n"):
+            return  # zeros or blank space a file system left after a power loss: nothing to keep
+        rejected = self.path.with_name(self.path.name + ".rejected")
+        complete = b"\n" in tail.rstrip(b"\0")
+        log.warning("journal %s: %s at byte %d (%d bytes) cut off and kept in %s", self.path,
+                    "an invalid last line" if complete else "a torn last line", offset,
+                    len(tail), rejected)
+        header = f"# {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} offset {offset}\n"
+        with open(rejected, "ab") as fh:
+            fh.write(header.encode() + tail.rstrip(b"\0") + (b"" if tail.endswith(b"\n") else b"\n"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        self.rejected_bytes += len(tail)
+
     def append(self, event: Event) -> int:
         """Write one event (one write call) and return its position; fsync per policy."""
         assert self._fd is not None, "recover() first"
         data = (dumps_event(event) + "\n").encode("utf-8")
-        written = os.write(self._fd, data)
-        while written < len(data):  # regular files write fully; kept for pipes and full disks
-            written += os.write(self._fd, data[written:])
+        try:
+            written = os.write(self._fd, data)
+            while written < len(data):  # a full disk can take part of a line, then refuse the rest
+                written += os.write(self._fd, data[written:])
+        except OSError:
+            # No torn line may stay in the middle of the journal (recovery would refuse it): cut back to
+            # the last whole line, which a full disk allows, and let the caller keep the event for later.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self.bytes)
+            self.write_failures += 1
+            raise
         self.seq += 1
         self.bytes += len(data)
         self.last_t = event.t
@@ -166,7 +225,12 @@ class Journal:
 
     def sync(self) -> None:
         if self._fd is not None:
-            os.fsync(self._fd)
+            try:
+                os.fsync(self._fd)
+            except OSError as exc:  # ENOSPC/EIO from a full or failing card: say so, try again next time
+                self.write_failures += 1
+                log.warning("journal %s: fsync failed: %s", self.path, exc.strerror or exc)
+                return
             self.fsyncs += 1
         self._dirty = False
 
@@ -189,7 +253,8 @@ class Journal:
 
     def statistics(self) -> dict[str, Any]:
         return {"events": self.seq, "bytes": self.bytes, "fsyncs": self.fsyncs,
-                "unsynced": self._dirty, "truncated_bytes_on_recovery": self.truncated_bytes}
+                "unsynced": self._dirty, "truncated_bytes_on_recovery": self.truncated_bytes,
+                "rejected_bytes_on_recovery": self.rejected_bytes, "write_failures": self.write_failures}
 
 
 def iter_journal(path: Path) -> Iterator[Event]:

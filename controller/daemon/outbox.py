@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -67,20 +68,23 @@ class Outbox:
     def __init__(self, path: Path, *, retention_s: float = 86400.0) -> None:
         self.path = path
         self.retention_s = retention_s
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a commit survives a process crash; a power loss may lose the last few,
             # which the journal replay re-creates (see docs/daemon.md §Outbox).
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # After a checkpoint the WAL shrinks back to this, so a backlog does not keep its space.
+            self._db.execute("PRAGMA journal_size_limit=4194304")
             self._db.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             raise OutboxError(f"outbox {path}: {exc}") from None
         self.wakeup = asyncio.Event()
         self.enqueued = 0
         self.acked = 0
         self.ignored = 0
+        self._unsaved_acks: set[int] = set()
         if self.pending_count():
             self.wakeup.set()
 
@@ -113,9 +117,12 @@ class Outbox:
             self.wakeup.set()
 
     def pending(self, limit: int = 100) -> list[Row]:
+        """The next unacknowledged rows in order (not those acknowledged while the disk was full)."""
+        self._save_acks()
         rows = self._db.execute(
             "SELECT seq, key, topic, payload, qos, retain FROM messages WHERE acked IS NULL "
-            "ORDER BY seq LIMIT ?", (limit,)).fetchall()
+            "AND seq NOT IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?",
+            (json.dumps(sorted(self._unsaved_acks)), limit)).fetchall()
         return [Row(seq=r[0], key=r[1], topic=r[2], payload=bytes(r[3]), qos=r[4], retain=bool(r[5]))
                 for r in rows]
 
@@ -123,13 +130,31 @@ class Outbox:
         return int(self._db.execute("SELECT COUNT(*) FROM messages WHERE acked IS NULL").fetchone()[0])
 
     def ack(self, seq: int) -> None:
-        """The broker acknowledged row `seq`: it leaves the queue (kept for `retention_s` against replays)."""
-        self._db.execute("UPDATE messages SET acked = ? WHERE seq = ?", (time.time(), seq))
+        """The broker acknowledged row `seq`: it leaves the queue (kept for `retention_s` against replays).
+        On a full disk the ack is remembered here and written later, so the row is not sent again."""
         self.acked += 1
+        try:
+            self._db.execute("UPDATE messages SET acked = ? WHERE seq = ?", (time.time(), seq))
+        except sqlite3.Error:
+            self._unsaved_acks.add(seq)
+
+    def _save_acks(self) -> None:
+        if not self._unsaved_acks:
+            return
+        seqs = sorted(self._unsaved_acks)
+        try:
+            self._db.execute("UPDATE messages SET acked = ? WHERE seq IN (SELECT value FROM json_each(?))",
+                             (time.time(), json.dumps(seqs)))
+        except sqlite3.Error:
+            return  # still full: they stay remembered
+        self._unsaved_acks.difference_update(seqs)
 
     def prune(self, now: float | None = None) -> int:
         cutoff = (time.time() if now is None else now) - self.retention_s
-        cur = self._db.execute("DELETE FROM messages WHERE acked IS NOT NULL AND acked < ?", (cutoff,))
+        try:
+            cur = self._db.execute("DELETE FROM messages WHERE acked IS NOT NULL AND acked < ?", (cutoff,))
+        except sqlite3.Error:  # a full disk can refuse even a delete (the WAL grows); next minute then
+            return 0
         return cur.rowcount
 
     async def run(self) -> None:
@@ -147,7 +172,7 @@ class Outbox:
 
     def statistics(self) -> dict[str, Any]:
         return {"pending": self.pending_count(), "enqueued": self.enqueued, "acked": self.acked,
-                "duplicates_ignored": self.ignored}
+                "duplicates_ignored": self.ignored, "acks_unsaved": len(self._unsaved_acks)}
 
 
 class _Tx:
@@ -160,4 +185,17 @@ class _Tx:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *_: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self._db.execute("COMMIT")
+                return
+            except sqlite3.Error:
+                # A COMMIT refused by a full disk leaves the transaction open; every later BEGIN would
+                # then fail even after space returns. Roll back (the caller keeps the data) and re-raise.
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                raise
+        if self._db.in_transaction:  # SQLite may have rolled back already (SQLITE_FULL does)
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")

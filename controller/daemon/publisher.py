@@ -15,6 +15,7 @@ import random
 import secrets
 import ssl
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from aiomqtt.exceptions import MqttConnectError
 from controller.aio import cancel_firmly
 from controller.backoff import backoff_delays
 from controller.config import MqttConfig
-from controller.daemon.outbox import Outbox
+from controller.daemon.outbox import Message, Outbox
 from controller.errors import AUTH_CODES, UsageError
 
 log = logging.getLogger("cardtable.mqtt")
@@ -121,10 +122,17 @@ class Publisher:
         self.last_error = ""
         self.connected_since: float | None = None
         self._health: bytes | None = None  # latest health snapshot, sent QoS 0 retained on `health`
+        # Messages the outbox could not store (full disk): sent once from memory, again once stored.
+        self._volatile: deque[Message] = deque(maxlen=10_000)
 
     def offer_health(self, snapshot: bytes) -> None:
         """Extension topic `…/health`: the latest statistics snapshot, best effort (not via the outbox)."""
         self._health = snapshot
+        self.outbox.wakeup.set()
+
+    def offer_volatile(self, msgs: list[Message]) -> None:
+        """Send these after the outbox's rows, best effort (the daemon keeps them until they are stored)."""
+        self._volatile.extend(msgs)
         self.outbox.wakeup.set()
 
     def _client(self) -> aiomqtt.Client:
@@ -199,13 +207,18 @@ class Publisher:
                 snapshot, self._health = self._health, None
                 await client.publish(self.root + "health", snapshot, qos=0, retain=True)
             rows = outbox.pending(100)
-            if not rows:
+            if not rows and not self._volatile:
                 outbox.wakeup.clear()
                 await outbox.wakeup.wait()
                 continue
             for row in rows:
                 await client.publish(self.root + row.topic, row.payload, qos=row.qos, retain=row.retain)
                 outbox.ack(row.seq)
+                self.published += 1
+            while self._volatile and not rows:  # the outbox's backlog first: it is older
+                m = self._volatile[0]
+                await client.publish(self.root + m.topic, m.payload, qos=m.qos, retain=m.retain)
+                self._volatile.popleft()
                 self.published += 1
 
     async def _listen(self, client: aiomqtt.Client) -> None:

@@ -23,6 +23,21 @@ def _module(name: str, section: str) -> Any:
         raise UsageError(f"[{section}] is configured but {name} cannot be loaded ({exc})") from None
 
 
+def check_sources(cfg: Config) -> None:
+    """The adapter modules the config names can be loaded (`run --check`; no device is opened)."""
+    if cfg.hubs:
+        _module("controller.hardware.rfid", "hubs")
+    if cfg.tap is not None or cfg.console is not None:
+        _module("controller.hardware.gpio", "gpio")
+    if cfg.tap is not None:
+        _module("controller.hardware.tap", "tap")
+    if cfg.console is not None:
+        _module("controller.hardware.console", "console")
+    if cfg.camera is not None:
+        _module("controller.vision.config", "camera")
+        _module("controller.hardware.camera", "camera")
+
+
 def hardware_sources(cfg: Config, clock: Clock, health: Health) -> list[Source]:
     """One Source per configured device, in the order hubs, tap, console, camera."""
     sources: list[Source] = []

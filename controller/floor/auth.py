@@ -87,9 +87,92 @@ class Session:
         return token_digest(self.token)
 
 
+@dataclass(kw_only=True, slots=True)
+class _Failures:
+    count: int = 0
+    last: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Limit:
+    """`free` failures are allowed outright; after that each attempt waits `base` × 2^(extra failures)
+    seconds after the last failure, at most `cap`: a backoff, never a lockout."""
+
+    free: int
+    base: float
+    cap: float
+
+    def wait(self, f: _Failures) -> float:
+        if f.count < self.free:
+            return 0.0
+        return min(self.cap, self.base * 2.0 ** min(f.count - self.free, 30))
+
+
+class LoginLimiter:
+    """Failed-login backoff per account and per client address (and per account and address).
+
+    `begin` counts an attempt as a failure before the password is checked, in one step without an
+    await, so parallel requests cannot all pass the check before any of them is recorded; `succeeded`
+    clears the account's and the address's record. The per-account limit is looser and its cap short, so
+    a guesser elsewhere slows a real user down by at most `ACCOUNT.cap` seconds and cannot lock them out;
+    the guesser's own address and account-and-address keys back off harder. Memory is bounded: past
+    `max_keys`, entries whose backoff is over are dropped, then the oldest."""
+
+    ACCOUNT_AT_ADDRESS = Limit(free=5, base=1.0, cap=60.0)
+    ADDRESS = Limit(free=10, base=1.0, cap=300.0)
+    ACCOUNT = Limit(free=20, base=1.0, cap=30.0)
+
+    def __init__(self, *, clock: Callable[[], float], max_keys: int = 10000) -> None:
+        self._clock = clock
+        self._max_keys = max_keys
+        self._by_key: dict[str, _Failures] = {}
+        self.refused = 0
+
+    def _keys(self, user: str, address: str) -> list[tuple[str, Limit]]:
+        return [(f"u:{user}@{address}", self.ACCOUNT_AT_ADDRESS), (f"a:{address}", self.ADDRESS),
+                (f"u:{user}", self.ACCOUNT)]
+
+    def begin(self, user: str, address: str) -> float:
+        """0.0: go ahead (the attempt is already counted as a failure); else the seconds to wait."""
+        now = self._clock()
+        keys = self._keys(user, address)
+        wait = 0.0
+        for key, limit in keys:
+            f = self._by_key.get(key)
+            if f is not None:
+                wait = max(wait, f.last + limit.wait(f) - now)
+        if wait > 0:
+            self.refused += 1
+            return wait
+        for key, _ in keys:
+            f = self._by_key.setdefault(key, _Failures())
+            f.count += 1
+            f.last = now
+        self._bound(now)
+        return 0.0
+
+    def succeeded(self, user: str, address: str) -> None:
+        for key, _ in self._keys(user, address):
+            self._by_key.pop(key, None)
+
+    def _bound(self, now: float) -> None:
+        if len(self._by_key) <= self._max_keys:
+            return
+        cap = max(self.ACCOUNT_AT_ADDRESS.cap, self.ADDRESS.cap, self.ACCOUNT.cap)
+        self._by_key = {k: f for k, f in self._by_key.items() if now - f.last < cap}
+        while len(self._by_key) > self._max_keys:  # a flood within the cap: forget the oldest
+            self._by_key.pop(min(self._by_key, key=lambda k: self._by_key[k].last))
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+
 class Sessions:
     """Server-side sessions, keyed by token digest; logged-in ones are also saved in the store (web.py),
     so a restart of the service does not log out the floor or the wall display."""
+
+    MAX_ANONYMOUS = 2000
+    ANONYMOUS_TTL = 900.0
 
     def __init__(self, *, ttl: float, clock: Callable[[], float]) -> None:
         self._ttl = ttl
@@ -108,9 +191,14 @@ class Sessions:
             self._by_key[key] = Session(token="", user=user, role=role, csrf=csrf, expires=expires)
 
     def anonymous(self) -> Session:
-        """A short-lived session for the login form, so the login POST is CSRF-checked too."""
+        """A short-lived session for the login form, so the login POST is CSRF-checked too. They expire
+        after ANONYMOUS_TTL and at most MAX_ANONYMOUS exist: past that the oldest goes (a flood of
+        `GET /login` costs memory no longer; its victims just reload the form)."""
         self._sweep()
-        return self._new(None, None, min(self._ttl, 3600.0))
+        anonymous = [k for k, s in self._by_key.items() if s.user is None]
+        for key in anonymous[:max(0, len(anonymous) - self.MAX_ANONYMOUS + 1)]:  # oldest first (dict order)
+            del self._by_key[key]
+        return self._new(None, None, min(self._ttl, self.ANONYMOUS_TTL))
 
     def login(self, user: str, role: str, old_token: str | None) -> Session:
         """A fresh token on login (never reuse the pre-login token: no session fixation)."""

@@ -17,7 +17,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 
 class _Strict(BaseModel):
     # Unknown keys are fatal and settings never change after start-up.
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)  # TOML has nan and inf
 
 
 class BrokerConfig(_Strict):
@@ -94,6 +94,8 @@ class UserConfig(_Strict):
 
 
 class FloorConfig(_Strict):
+    # Accept the example users of config/floor.example.toml (a demo on one's own machine), with a warning.
+    insecure_demo: bool = False
     broker: BrokerConfig = BrokerConfig()
     store: StoreConfig = StoreConfig()
     web: WebConfig = WebConfig()
@@ -127,6 +129,29 @@ def parse_config(data: dict[str, Any], source: str = "<config>") -> FloorConfig:
         return FloorConfig.model_validate(data)
     except ValidationError as exc:
         raise FloorConfigError(source, _problems(exc)) from None
+
+
+# The passwords of the example users in config/floor.example.toml: known to everyone who read the file.
+EXAMPLE_PASSWORDS = ("change-me-floor", "change-me-wall")
+
+
+def example_users(cfg: FloorConfig) -> list[str]:
+    """Users whose password is one of the published example passwords (whatever the salt of the hash)."""
+    from controller.floor.auth import verify_password  # local: auth imports nothing from here
+
+    return sorted(name for name, user in cfg.users.items()
+                  if any(verify_password(pw, user.hash) for pw in EXAMPLE_PASSWORDS))
+
+
+def check_example_credentials(cfg: FloorConfig, source: str, *, insecure_demo: bool = False) -> list[str]:
+    """Refuse example credentials unless the demo is explicitly allowed (`--insecure-demo` or
+    `insecure_demo = true`); returns the users that have them (for the warning) when it is."""
+    found = example_users(cfg)
+    if found and not (insecure_demo or cfg.insecure_demo):
+        hint = ("uses an example password from config/floor.example.toml; set a new one with `cardtable "
+                "floor hash-password` (or start with --insecure-demo for a local demo)")
+        raise FloorConfigError(source, [f"users.{name}: {hint}" for name in found])
+    return found
 
 
 def load_config(path: str | Path) -> FloorConfig:

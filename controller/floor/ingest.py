@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -18,6 +19,7 @@ log = logging.getLogger("cardtable.floor")
 
 KINDS = ("alerts", "state", "hands", "status")
 STATE_WRITE_S = 0.25
+HOLD_MAX = 10_000  # messages held in memory while the store refuses writes; beyond, the broker keeps them
 # Keys under which a state payload could carry hole cards. The contract says it never does; the floor
 # strips them anyway, because a live hand's hole cards must never reach a browser.
 _HOLE_KEYS = frozenset({"cards", "hole", "holes", "hole_cards", "holecards", "pocket"})
@@ -98,7 +100,10 @@ class Ingest:
         self._open: dict[str, dict[str, int]] = {}
         self._latest: dict[str, tuple[dict[str, Any], float]] = {}  # newest state per table, and when
         self._written: dict[str, float] = {}  # the time of the state last written to the store
-        self.counts = {"alerts": 0, "duplicates": 0, "state": 0, "hands": 0, "status": 0, "rejected": 0}
+        self.counts = {"alerts": 0, "duplicates": 0, "state": 0, "hands": 0, "status": 0, "rejected": 0,
+                       "held": 0}
+        self._held: deque[tuple[str, bytes]] = deque()  # taken from the broker, not yet stored (disk full)
+        self.store_error = ""
 
     async def load(self) -> None:
         """Pick up dealer ids from stored states after a restart."""
@@ -116,7 +121,47 @@ class Ingest:
     async def handle(self, topic: str, payload: bytes) -> None:
         """Take one broker message. A message that cannot be taken (a poison message) is logged with its
         topic and an excerpt, kept in the store's quarantine and counted, and then acknowledged like any
-        other: redelivering it would only fail again, on every restart."""
+        other: redelivering it would only fail again, on every restart.
+
+        When the store refuses writes (a full disk), the message is held in memory, in order with the
+        ones after it, and retried by the state writer task every STATE_WRITE_S until the store takes it;
+        past HOLD_MAX held messages the StoreError goes up, the message stays unacknowledged and the
+        broker keeps the rest."""
+        if self._held:
+            return self._hold(topic, payload, None)
+        try:
+            await self._handle(topic, payload)
+        except StoreError as exc:
+            self._hold(topic, payload, exc)
+
+    def _hold(self, topic: str, payload: bytes, exc: StoreError | None) -> None:
+        if len(self._held) >= HOLD_MAX:
+            raise exc or StoreError(f"store unavailable and {HOLD_MAX} messages held: {self.store_error}")
+        if exc is not None and not self.store_error:
+            log.error("floor: store refused a write (%s); holding messages in memory and retrying", exc)
+            self._hub.publish({"type": "store", "ok": False, "error": str(exc)})
+        if exc is not None:
+            self.store_error = str(exc)
+        self._held.append((topic, payload))
+        self.counts["held"] = len(self._held)
+
+    async def retry_held(self) -> None:
+        """Hand the held messages to the store again, oldest first, until it refuses one."""
+        while self._held:
+            topic, payload = self._held[0]
+            try:
+                await self._handle(topic, payload)
+            except StoreError as exc:
+                self.store_error = str(exc)
+                break
+            self._held.popleft()
+        self.counts["held"] = len(self._held)
+        if not self._held and self.store_error:
+            log.warning("floor: store writes again; every held message is stored")
+            self.store_error = ""
+            self._hub.publish({"type": "store", "ok": True, "error": ""})
+
+    async def _handle(self, topic: str, payload: bytes) -> None:
         try:
             reason = await self._take(topic, payload)
         except StoreError:
@@ -213,10 +258,14 @@ class Ingest:
             await self._write_state(table)
 
     async def run_state_writer(self) -> None:
-        """The task that writes the trailing state of a burst."""
+        """The task that writes the trailing state of a burst (and retries held messages)."""
         while True:
             await asyncio.sleep(STATE_WRITE_S)
-            await self.flush_states()
+            try:
+                await self.flush_states()
+                await self.retry_held()
+            except StoreError as exc:  # the state is kept in memory and written next time
+                self.store_error = str(exc)
 
     async def tables(self) -> list[dict[str, Any]]:
         """The store's tables with the newest state, including one not yet written."""

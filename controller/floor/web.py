@@ -17,8 +17,9 @@ from typing import Any
 from aiohttp import web
 
 from controller.core import strictjson
-from controller.floor.auth import Session, Sessions, check_login, csrf_ok
+from controller.floor.auth import LoginLimiter, Session, Sessions, check_login, csrf_ok
 from controller.floor.config import FloorConfig
+from controller.floor.errors import StoreError
 from controller.floor.hub import Hub
 from controller.floor.ingest import Ingest
 from controller.floor.rules import catalogue_json, rule_info
@@ -54,7 +55,7 @@ class Floor:
         self.clock = clock
         self.sessions = Sessions(ttl=cfg.web.session_hours * 3600, clock=clock)
         self.users = {name: (u.hash, u.role) for name, u in cfg.users.items()}
-        self.failed_logins: dict[str, list[float]] = {}
+        self.logins = LoginLimiter(clock=clock)
 
     def grant(self, user: str) -> str:
         """What a stored session must still match: the role and a fingerprint of the password hash."""
@@ -130,6 +131,9 @@ async def _middleware(request: web.Request, handler: Handler) -> web.StreamRespo
         resp = await handler(request)
     except _HTTPJson as exc:
         resp = _json_error(exc.status, exc.message)
+    except StoreError as exc:  # a full disk or a lost database: say so, the request may be repeated
+        log.error("floor: %s %s: %s", request.method, request.path, exc)
+        resp = _json_error(503, f"the store is unavailable ({exc}); try again")
     resp.headers.setdefault("Content-Security-Policy", _CSP)
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -154,16 +158,6 @@ async def login_form(request: web.Request) -> web.StreamResponse:
     return _login_page(request, s or _floor(request).sessions.anonymous(), "", 200)
 
 
-def _throttled(f: Floor, user: str) -> bool:
-    """At most 5 failed logins per user name per minute: enough for typos, too few for guessing."""
-    now = f.clock()
-    if len(f.failed_logins) > 1000:  # names sprayed by a guesser must not grow this without bound
-        f.failed_logins = {u: ts for u, ts in f.failed_logins.items() if ts and now - ts[-1] < 60}
-    recent = [t for t in f.failed_logins.get(user, []) if now - t < 60]
-    f.failed_logins[user] = recent
-    return len(recent) >= 5
-
-
 async def login_submit(request: web.Request) -> web.StreamResponse:
     f = _floor(request)
     form = await request.post()
@@ -171,13 +165,15 @@ async def login_submit(request: web.Request) -> web.StreamResponse:
     if s is None or not csrf_ok(s, str(form.get("csrf", ""))):
         return _login_page(request, f.sessions.anonymous(), "The form expired; please try again.", 403)
     user, password = str(form.get("user", "")).strip(), str(form.get("password", ""))
-    if _throttled(f, user):
-        return _login_page(request, s, "Too many failed attempts; wait a minute.", 429)
+    address = request.remote or "?"
+    wait = f.logins.begin(user[:64], address)  # counted before the slow check: parallel guesses wait too
+    if wait:
+        return _login_page(request, s, f"Too many failed attempts; try again in {math.ceil(wait)} s.", 429)
     role = await asyncio.to_thread(check_login, f.users, user, password)  # scrypt is slow on purpose
     if role is None:
-        f.failed_logins.setdefault(user, []).append(f.clock())
-        log.warning("floor: failed login for %r from %s", user[:64], request.remote)
+        log.warning("floor: failed login for %r from %s", user[:64], address)
         return _login_page(request, s, "Wrong user name or password.", 401)
+    f.logins.succeeded(user[:64], address)
     new = f.sessions.login(user, role, s.token)
     await f.store.save_session(new.key, user=user, role=f.grant(user), csrf=new.csrf, expires=new.expires)
     log.info("floor: %s logged in (%s)", user, role)
@@ -288,7 +284,8 @@ async def api_health(request: web.Request) -> web.StreamResponse:
     f = _floor(request)
     return json_response({"broker": f.link_stats(), "ingest": f.ingest.counts, "hub": f.hub.statistics(),
                           "store": await f.store.counts(), "sessions": len(f.sessions),
-                          "quarantine": await f.store.quarantined()})
+                          "quarantine": await f.store.quarantined(),
+                          "store_error": f.ingest.store_error})
 
 
 async def api_ack(request: web.Request) -> web.StreamResponse:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from controller.floor import ingest as ingest_mod
 from controller.floor.app import FloorService
 from controller.floor.config import parse_config
 from controller.floor.errors import StoreError
@@ -107,9 +108,15 @@ def test_broker_refusing_credentials_keeps_retrying(broker: Broker, tmp_path: Pa
     assert "broker 127.0.0.1" in caplog.text
 
 
+@pytest.mark.parametrize("hold", [True, False])
 def test_store_failure_gets_the_message_again(broker: Broker, tmp_path: Path,
-                                              caplog: pytest.LogCaptureFixture) -> None:
-    """The store fails while an alert comes in: it was not acknowledged, so the broker delivers it again."""
+                                              caplog: pytest.LogCaptureFixture,
+                                              monkeypatch: pytest.MonkeyPatch, hold: bool) -> None:
+    """The store fails while an alert comes in. Held (issue #12): the floor keeps it in memory and stores
+    it on the next retry, without a reconnect. Memory full (HOLD_MAX reached, here 0): it was not
+    acknowledged, so the broker delivers it again after a reconnect."""
+    if not hold:
+        monkeypatch.setattr(ingest_mod, "HOLD_MAX", 0)
     cfg = make_config({"sqlite": str(tmp_path / "floor.sqlite3")}, broker.port)
 
     async def main() -> None:
@@ -125,14 +132,16 @@ def test_store_failure_gets_the_message_again(broker: Broker, tmp_path: Path,
 
         svc.store.add_alert = flaky  # type: ignore[method-assign]
         link = asyncio.create_task(svc.link.run())
+        writer = asyncio.create_task(svc.ingest.run_state_writer())
         try:
             await _until(lambda: _true(svc.link.connected), 5, "connect")
             await publish_one(broker.port, "t1", "cardtable/t1/alerts", alert("t1", 4, 1, "BURN_EXTRA"))
             await _until(lambda: _count(svc, 1), 5, "the redelivered alert")
-            assert not failures and svc.link.connects == 2
+            assert not failures and svc.link.connects == (1 if hold else 2)
         finally:
             link.cancel()
-            await asyncio.gather(link, return_exceptions=True)
+            writer.cancel()
+            await asyncio.gather(link, writer, return_exceptions=True)
             await svc.stop()
 
     asyncio.run(main())

@@ -143,7 +143,7 @@ def test_repeated_failures_are_throttled(tmp_path: Path) -> None:
         async with session() as http:
             for _ in range(5):
                 assert (await login(http, base, "anna", "bad-guess")).status == 401
-            assert (await login(http, base)).status == 429  # even the right password waits a minute
+            assert (await login(http, base)).status == 429  # even the right password waits (backoff)
 
     run_service(tmp_path, body)
 
