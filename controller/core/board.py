@@ -93,6 +93,11 @@ class BoardPart(HandBase):
         out = self._arrive(card, "board", ev)
         if out:
             return out
+        return self.h_board_due_placed(card, ev)
+
+    def h_board_due_placed(self, card: str, ev: Event) -> list[Finding]:
+        """A board card of the street due, already placed in the board zone."""
+        out: list[Finding] = []
         if self.fix is not None and self.fix.kind == "scramble" and card in self.fix.cards:
             return self._scramble_back(card, ev.t)
         if self._fourth_flop_card_in_runout(ev.t):
@@ -156,7 +161,7 @@ class BoardPart(HandBase):
             return []
         rest = sorted(fix.cards - set(self.record.board))
         self.fix = None
-        if rest:
+        if len(rest) == 1:
             self.must_burn["turn"] = rest[0]  # the card the floor drew (TDA): the turn's burn
         if self.phase == DUE:
             self.street_done_t = t
@@ -222,6 +227,23 @@ class BoardPart(HandBase):
             return out
         if fix is not None and fix.kind == "scramble" and card in fix.cards:
             return out + self._scramble_back(card, ev.t)
+        if s == "flop" and rnd.actions_taken == 0 and self.zones.cards_in("board") == [card]:
+            # Every flop card was taken back and a new flop is coming: the dealer redeals the flop.
+            # Not this profile's remedy (else it would be a recall): said once, then followed.
+            if fix is not None and fix.kind != "recall":
+                out.append(_f("CORRECTION_NOT_FOLLOWED", f"The flop was taken back and a new flop dealt; "
+                                                         f"expected: {fix.expect}", cards=[card]))
+            self.record.notes.append(f"flop taken back and redealt from {card}")
+            self.must_burn.pop("turn", None)
+            for gone in [c for c, z in self.lost.items() if z == "board"]:
+                del self.lost[gone]  # the old flop went back into the stub
+            self._redeal_flop(fix or Fix(code="", street="flop", kind="recall"))
+            return out + self.h_board_due_placed(card, ev)
+        if (fix is not None and fix.code == "FLOP_TOO_MANY_CARDS" and s == "flop" and rnd.actions_taken == 0
+                and fix.moved is None and len(self.board_now) >= 4):
+            self.fix = None  # a fifth (sixth …) flop card: the same error, now under the 5+ reading
+            self.skip_burn.discard("turn")
+            return out + self._too_many_flop(card)
         if fix is not None:
             self.fix = None
             out.append(_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {fix.code} is open; "
@@ -249,12 +271,13 @@ class BoardPart(HandBase):
             self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="recall", cards=set(flop),
                            expect="recall the flop (not the burn), reshuffle, deal a new flop without a burn")
         elif how == "fourth_is_exposed_burn":
-            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards={card},
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards=set(flop[3:]),
                            expect=f"{card} becomes a face-up burn")
             self.skip_burn.add("turn")
         elif how == "extra_is_next_burn":
-            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards={card},
-                           expect=f"{card} goes back on the stub as the next burn")
+            extra = " ".join(flop[3:])
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards=set(flop[3:]),
+                           expect=f"{extra} back on the stub as the next burn")
         else:
             self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="scramble", cards=set(flop),
                            expect="scramble the cards face down; the floor draws the next burn, the other "
@@ -277,6 +300,11 @@ class BoardPart(HandBase):
             self.skip_burn.add("flop")
             return [_f("FLOP_PREMATURE", f"Flop card {card} dealt before preflop betting closed ({pending})",
                        cards=[card])]
+        if nxt == "turn" and self.profile.premature_turn == "reshuffle":
+            return [_f("TURN_PREMATURE", f"Turn card {card} dealt before {s} betting closed ({pending})",
+                       cards=[card],
+                       remedy=f"Shuffle {card} back into the stub; finish the {s} betting; knock, burn and "
+                              f"deal the turn anew (004 §8(4))")]
         if nxt == "turn":
             self.forbid["turn"] = card
             self.skip_burn.add("river")
@@ -330,8 +358,13 @@ class BoardPart(HandBase):
             fix.cards = {card}
             return []
         if fix.kind == "extra_off":
-            self.fix = None
-            self.must_burn["turn"] = card
+            fix.cards.discard(card)
+            if fix.moved is None:
+                fix.moved = card  # the first extra card off the board: it is on top of the stub
+            if not fix.cards:
+                self.fix = None
+                if len(self.record.board) == 3 and fix.moved == card:
+                    self.must_burn["turn"] = card  # one identifiable extra card: the turn's burn
             return []
         if fix.kind == "scramble":
             return []  # the cards are gathered; the three put back are the flop

@@ -320,6 +320,7 @@ class Engine:
         if not findings:
             return []
         street = hand.street_label(phase, street_i)
+        street = hand.event_street or street  # the event took the hand back to an earlier round
         out: list[Outcome] = []
         for f in findings:
             # Showdown announcements (section S) belong to the showdown even when the last action

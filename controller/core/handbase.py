@@ -133,6 +133,8 @@ class HandBase:
         self.posted: dict[int, int] = {}
         self.prev: dict[int, int] = dict.fromkeys(dealt_in, 0)  # chips in before the current round
         self.round: RoundLike | None = None
+        self.closed_round: Any = None  # the round that just closed, until the next street opens
+        self.event_street: Street | None = None  # the street the last event really belonged to
         self.n_records = 0
         self.runout = False
         self.street_done_t: float | None = None  # when the last street's board cards were complete
@@ -158,6 +160,9 @@ class HandBase:
         self.replacement_due: int | None = None
         self.extra_first: str | None = None
         self.boxed: set[str] = set()
+        # Findings about an event that must not stop it being applied (the card is where it is); the
+        # dispatcher appends them to the handler's own findings.
+        self.followups: list[Finding] = []
         self.in_flight: dict[str, int] = {}
         self.lost: dict[str, str] = {}
         self.short: set[int] = set()
@@ -243,9 +248,12 @@ class HandBase:
                 self._board_gone(card)
             self.zones.take(card, before)
         if card in self.boxed and zone in ("board", "burn"):
-            self.zones.put(card, zone, uid)
-            return [_f("CORRECTION_NOT_FOLLOWED", f"Boxed card {card} turned up in zone {zone}; expected: "
-                                                  f"{card} out of play", cards=[card])]
+            # The dealer kept the boxed card in play: say so once, then follow the card where it lies
+            # (a flop card is a flop card), so the hand is tracked as it is really played.
+            self.boxed.discard(card)
+            self.followups.append(_f("CORRECTION_NOT_FOLLOWED",
+                                     f"Boxed card {card} turned up in zone {zone}; expected: {card} out of "
+                                     f"play; it is played where it lies", cards=[card]))
         self.zones.put(card, zone, uid)
         return []
 

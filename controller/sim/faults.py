@@ -625,12 +625,19 @@ class FlopPremature(_Premature):
 
 
 class TurnPremature(_Premature):
-    """Set aside; burn, the would-be river is the turn; shuffled back before an unburned river."""
+    """Set aside; burn, the would-be river is the turn; shuffled back before an unburned river.
+
+    Under a `reshuffle` profile (004 §8(4)) the card is shuffled back at once and the turn and river
+    come as usual, each after a burn.
+    """
 
     code = "TURN_PREMATURE"
     street = "flop"
 
     def recalled(self, hp: HandPlay, cards: list[str]) -> None:
+        if hp.profile.premature_turn == "reshuffle":
+            hp.reshuffle(cards)
+            return
         self.aside = cards
 
     def board(self, hp: HandPlay, street: str) -> bool:
@@ -666,6 +673,9 @@ class CorrectionNotFollowed(TurnPremature):
 
     code = "CORRECTION_NOT_FOLLOWED"
     also = ("TURN_PREMATURE",)
+
+    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+        return table.profile.premature_turn == "set_aside"  # a burned river is right after a reshuffle
 
     def river(self, hp: HandPlay) -> None:
         hp.deal_board("river", burn=True)
