@@ -392,6 +392,18 @@ class Hand(DealPart, BoardPart):
                 out += self._end_betting(ev.t, "fold")
         return out
 
+    def accept_as_played(self) -> None:
+        """The floor accepted what the table did: no correction is owed any more (no later
+        CORRECTION_NOT_FOLLOWED); the cards stay where they lie."""
+        self.fix = None
+        self.skip_burn.clear()
+        self.must_burn.clear()
+        self.forbid.clear()
+        self.must_leave.clear()
+        self.burn_fix_back = None
+        self.boxed.clear()
+        self.replacement_due = None
+
     # --- hand end ----------------------------------------------------------------------------------
     def missing_cards(self) -> list[Finding]:
         """Cards that left a zone while the hand was live and never arrived anywhere (CARD_MISSING)."""

@@ -896,6 +896,33 @@ def f_refused_raise_stands() -> Scenario:
 
 
 
+@scenario
+def f_ruling_accept_boxed_card() -> Scenario:
+    s = Scenario("f_ruling_accept_boxed_card", "004 §1(2): after BOXED_CARD the floor rules `accept`: the "
+                                               "boxed Kh stays in play; as the first flop card it raises "
+                                               "nothing more")
+    s.setup().start().deal().act(4, "call", 100).e("exposed", zone="deck", card="Kh")
+    s.expect("BOXED_CARD", None, "preflop").e("console", button="ruling", ruling="accept", id="t1-h1-1",
+                                              note="card played as dealt")
+    s.expect("FLOOR_RULING", None, "preflop")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_ruling_accept_premature_turn() -> Scenario:
+    s = Scenario("f_ruling_accept_premature_turn", "cuca: premature turn; the dealer reshuffles it (004's "
+                                                   "way) and the floor accepts that: the river's burn raises "
+                                                   "no CORRECTION_NOT_FOLLOWED")
+    s.setup().start().deal().preflop().flop().act(2, "check").card("burn", "4s").card("board", "6h")
+    s.expect("TURN_PREMATURE", None, "flop").gone("board", "6h")
+    s.e("console", button="ruling", ruling="accept").expect("FLOOR_RULING", None, "flop")
+    s.act(3, "check").act(4, "check").street("Td", "Jh").checks().street("5s", "9c").checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         old.unlink()
