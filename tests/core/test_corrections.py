@@ -86,7 +86,7 @@ def test_ruling_decides_whether_the_boxed_card_may_be_played(ruling: str | None)
 
 def test_a_correction_nobody_contradicts_is_followed() -> None:
     engine = Engine(strict=True)
-    seq = _hand_to_flop("Kh") + [{"type": "card", "zone": "muck", "card": "Kh"}]
+    seq = [*_hand_to_flop("Kh"), {"type": "card", "zone": "muck", "card": "Kh"}]
     assert [a.code for a in _alerts(engine, _timed(seq))] == ["BOXED_CARD"]
     engine.finish(50.0)
     assert engine.last_corrections[0]["status"] == "followed"
