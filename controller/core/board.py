@@ -97,7 +97,10 @@ class BoardPart(HandBase):
 
     def h_board_due_placed(self, card: str, ev: Event) -> list[Finding]:
         """A board card of the street due, already placed in the board zone."""
-        out: list[Finding] = []
+        kept = self.kept_premature(ev.t, exclude=card)
+        out: list[Finding] = kept or []
+        if kept is not None and self.phase != DUE:
+            return out + self.h_board_betting(ev, card)  # the kept cards opened their street
         if self.fix is not None and self.fix.kind == "scramble" and card in self.fix.cards:
             return self._scramble_back(card, ev.t)
         if self._fourth_flop_card_in_runout(ev.t):
@@ -131,6 +134,36 @@ class BoardPart(HandBase):
                 if b not in self.record.burns:
                     self.record.burns.append(b)
             out += self._open_street(ev.t)
+        return out
+
+    def kept_premature(self, t: float, exclude: str | None = None) -> list[Finding] | None:
+        """Premature cards of the street now due still lie on the board: the dealer kept them as that
+        street's cards instead of the remedy. Said once; they are the street (000 §2.6's remedy not
+        applied, the board as it lies decides)."""
+        s = self.street
+        if self.premature_street != s or not self.premature:
+            return None
+        lying = [c for c in self.premature if c != exclude and self.zones.zone_of(c) == "board"]
+        if not lying or self.board_now:
+            return None
+        owed = any(self.must_leave.get(c) == "board" for c in lying)  # not after a floor ruling
+        out = [_f("CORRECTION_NOT_FOLLOWED", f"{s.capitalize()} card(s) {' '.join(lying)} dealt early were "
+                                             f"kept on the board; expected: taken back (remedy of the "
+                                             f"premature {s})", cards=lying)] if owed else []
+        carried = list(self.burns_now)  # burned after the kept cards: they belong to the next street
+        self.burns_now = list(self.early_burns_kept)
+        self.accept_as_played()
+        for c in lying:
+            self.board_now.append(c)
+            self.record.board.append(c)
+        for b in self.burns_now:
+            if b not in self.record.burns:
+                self.record.burns.append(b)
+        self.street_done_t = t
+        out += self._open_street(t)
+        if self.phase == DUE:
+            self.burns_now = carried
+            self.knocked = self.knocked or bool(carried)
         return out
 
     def _fourth_flop_card_in_runout(self, t: float) -> bool:

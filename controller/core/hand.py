@@ -58,6 +58,10 @@ class Hand(DealPart, BoardPart):
         if self.followups:
             out = self.followups + out
             self.followups = []
+        if any(f.code == "CORRECTION_NOT_FOLLOWED" for f in out):
+            # Said once: from here the core follows what the table did; nothing of that correction is
+            # owed any more, so its later steps cannot raise a cascade of follow-up alerts.
+            self.accept_as_played()
         if self.round is not None and self.phase == BETTING:
             ticked = self.round.tick(ev.t)
             if ticked:
@@ -135,6 +139,9 @@ class Hand(DealPart, BoardPart):
         as it lies, an open correction is reported once as not followed, and the action is applied.
         """
         assert isinstance(ev, ActionEvent)
+        kept = self.kept_premature(ev.t)  # the street's cards lie on the board already
+        if kept is not None:
+            return kept + (self.h_action(ev, card) if self.phase == BETTING else [])
         if self._repeats_last(ev):
             return []
         revived = self._revive_round(ev)
@@ -187,9 +194,10 @@ class Hand(DealPart, BoardPart):
     def _repeats_last(self, ev: ActionEvent) -> bool:
         """`ev` says again what the seat's last recorded action did (console after chips, a call
         confirming a refused raise that already stands as a call)."""
-        last = next((a for a in reversed(self.record.actions) if a.seat == ev.seat), None)
-        if last is None:
-            return False
+        acts = self.record.actions
+        last = acts[-1] if acts else None
+        if last is None or last.seat != ev.seat:
+            return False  # someone acted since: this is a new action
         same = ev.action == last.action or (ev.action, last.action) in (("call", "allin"), ("allin", "call"),
                                                                        ("call", "check"))
         return same and (ev.amount is None or ev.amount in (last.total, last.added))
@@ -282,6 +290,7 @@ class Hand(DealPart, BoardPart):
             self.burns_now = []  # 000 §2.6: a new card is burned for the corrected turn
         else:
             self.burns_now = list(self.early_burns)
+        self.early_burns_kept = list(self.early_burns)  # in case the premature cards are kept after all
         self.early_burns = []
         return []
 

@@ -146,6 +146,7 @@ class HandBase:
         self.burns_now: list[str] = []
         self.board_now: list[str] = []
         self.early_burns: list[str] = []
+        self.early_burns_kept: list[str] = []  # the last round's early burns (premature cards kept)
         self.burn_fix_back: str | None = None  # BURN_EXTRA: one burn must go back on the stub
         # corrections owed (see docs/rules.md)
         self.skip_burn: set[str] = set()
@@ -292,6 +293,12 @@ class HandBase:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def _board_gone(self, card: str) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def kept_premature(self, t: float, exclude: str | None = None) -> list[Finding] | None:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def accept_as_played(self) -> None:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def h_action(self, ev: Event, card: str | None) -> list[Finding]:
