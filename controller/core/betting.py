@@ -72,6 +72,7 @@ class BettingRound:
         self._acted: set[int] = set()  # acted since the betting was last (re)opened
         self._must_call: set[int] = set()  # short callers who must complete (000 §3.1)
         self._pending: dict[int, tuple[Intent, int]] = {}  # out-of-turn intent, bet it faced
+        self._refused: tuple[int, int] | None = None  # a refused raise (seat, total) that stands as a call
         self._oot: set[int] = set()  # seats that acted out of turn during the current turn
         self._zone: dict[int, int] = dict(self.committed)  # chips last seen in each bet zone
         self._rec_total: dict[int, int] = dict(self.committed)
@@ -203,16 +204,45 @@ class BettingRound:
         problem = self._amount_problem(seat, total, committed, cap)
         if problem:
             return self._bad(seat, problem)
+        findings: list[Finding] = []
+        if act == "call" and total > self.current_bet:
+            findings += self._refused_raise_stood(total, ev.t)
         intent = self._action_intent(seat, act, total, cap)
         if isinstance(intent, str):
             return self._bad(seat, intent)
         if seat != self.to_act:
             if self._is_repeat(seat, total):
                 return []
-            return self._out_of_turn(seat, intent, ev.t)
-        findings: list[Finding] = []
+            return findings + self._out_of_turn(seat, intent, ev.t)
         if self._apply(seat, intent, ev.t, findings):
             self._run(seat, ev.t, findings)
+        return findings
+
+    def revive(self, ev: ActionEvent) -> list[Finding] | None:
+        """After the round closed on a refused raise standing as a call: a call to the refused amount
+        shows the table let the raise stand. Reopen the round and apply both; None when not the case."""
+        if self._refused is None or ev.action != "call" or ev.amount != self._refused[1]:
+            return None
+        if ev.seat not in self._index or ev.seat in self.folded or ev.seat in self.all_in:
+            return None
+        self.closed = False
+        self.to_act = ev.seat
+        self._turn_t = ev.t
+        return self.feed(ev)
+
+    def _refused_raise_stood(self, total: int, t: float) -> list[Finding]:
+        """A call to the amount of a refused raise: the table let that raise stand. Said once; the
+        raise is applied as the chips show, so the round follows the hand actually played."""
+        refused = self._refused
+        if refused is None or refused[1] != total:
+            return []
+        self._refused = None
+        raiser = refused[0]
+        cap = self.committed[raiser] + self.stacks[raiser]
+        findings = [Finding(code="CORRECTION_NOT_FOLLOWED", seat=raiser, message=(
+            f"Seat {raiser}'s refused raise to {total} was called; expected: it stands as a call. The raise "
+            f"is taken as played"))]
+        self._raise(raiser, min(total, cap), cap, t, findings)
         return findings
 
     def _action_intent(self, seat: int, act: str, total: int, cap: int) -> Intent | str:
@@ -329,11 +359,14 @@ class BettingRound:
                             f"counted as the call, return {total - min(bet, cap)}"))
                 kind, total = "call", min(bet, cap)
             elif seat in self._acted:
+                # 000 §3.1, 001 §8.2: the raise is refused; by default it stands as a call (TDA 2024
+                # Rule 47's reading), so the hand goes on whether or not the dealer repeats the call.
                 findings.append(Finding(
                     code="RAISE_NOT_REOPENED", seat=seat,
                     message=f"Seat {seat} ({intent.what}) may not raise: the betting was not reopened since "
-                            f"it acted; it may call {min(bet, cap)} or fold"))
-                return False
+                            f"it acted; it stands as a call to {min(bet, cap)} (return the excess)"))
+                self._refused = (seat, total)
+                kind, total = "call", min(bet, cap)
             elif total < self.min_raise_to and total < cap:
                 kind, total = self._under_raise(seat, intent, total, cap, findings)
         if kind == "raise":

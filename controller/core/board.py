@@ -93,6 +93,14 @@ class BoardPart(HandBase):
         out = self._arrive(card, "board", ev)
         if out:
             return out
+        return self.h_board_due_placed(card, ev)
+
+    def h_board_due_placed(self, card: str, ev: Event) -> list[Finding]:
+        """A board card of the street due, already placed in the board zone."""
+        kept = self.kept_premature(ev.t, exclude=card)
+        out: list[Finding] = kept or []
+        if kept is not None and self.phase != DUE:
+            return out + self.h_board_betting(ev, card)  # the kept cards opened their street
         if self.fix is not None and self.fix.kind == "scramble" and card in self.fix.cards:
             return self._scramble_back(card, ev.t)
         if self._fourth_flop_card_in_runout(ev.t):
@@ -128,6 +136,36 @@ class BoardPart(HandBase):
             out += self._open_street(ev.t)
         return out
 
+    def kept_premature(self, t: float, exclude: str | None = None) -> list[Finding] | None:
+        """Premature cards of the street now due still lie on the board: the dealer kept them as that
+        street's cards instead of the remedy. Said once; they are the street (000 §2.6's remedy not
+        applied, the board as it lies decides)."""
+        s = self.street
+        if self.premature_street != s or not self.premature:
+            return None
+        lying = [c for c in self.premature if c != exclude and self.zones.zone_of(c) == "board"]
+        if not lying or self.board_now:
+            return None
+        owed = any(self.must_leave.get(c) == "board" for c in lying)  # not after a floor ruling
+        out = [_f("CORRECTION_NOT_FOLLOWED", f"{s.capitalize()} card(s) {' '.join(lying)} dealt early were "
+                                             f"kept on the board; expected: taken back (remedy of the "
+                                             f"premature {s})", cards=lying)] if owed else []
+        carried = list(self.burns_now)  # burned after the kept cards: they belong to the next street
+        self.burns_now = list(self.early_burns_kept)
+        self.accept_as_played()
+        for c in lying:
+            self.board_now.append(c)
+            self.record.board.append(c)
+        for b in self.burns_now:
+            if b not in self.record.burns:
+                self.record.burns.append(b)
+        self.street_done_t = t
+        out += self._open_street(t)
+        if self.phase == DUE:
+            self.burns_now = carried
+            self.knocked = self.knocked or bool(carried)
+        return out
+
     def _fourth_flop_card_in_runout(self, t: float) -> bool:
         return (self.runout and self.street == "turn" and not self.knocked and not self.burns_now
                 and not self.board_now and self.fix is None and len(self.record.board) == 3
@@ -156,7 +194,7 @@ class BoardPart(HandBase):
             return []
         rest = sorted(fix.cards - set(self.record.board))
         self.fix = None
-        if rest:
+        if len(rest) == 1:
             self.must_burn["turn"] = rest[0]  # the card the floor drew (TDA): the turn's burn
         if self.phase == DUE:
             self.street_done_t = t
@@ -222,6 +260,23 @@ class BoardPart(HandBase):
             return out
         if fix is not None and fix.kind == "scramble" and card in fix.cards:
             return out + self._scramble_back(card, ev.t)
+        if s == "flop" and rnd.actions_taken == 0 and self.zones.cards_in("board") == [card]:
+            # Every flop card was taken back and a new flop is coming: the dealer redeals the flop.
+            # Not this profile's remedy (else it would be a recall): said once, then followed.
+            if fix is not None and fix.kind != "recall":
+                out.append(_f("CORRECTION_NOT_FOLLOWED", f"The flop was taken back and a new flop dealt; "
+                                                         f"expected: {fix.expect}", cards=[card]))
+            self.record.notes.append(f"flop taken back and redealt from {card}")
+            self.must_burn.pop("turn", None)
+            for gone in [c for c, z in self.lost.items() if z == "board"]:
+                del self.lost[gone]  # the old flop went back into the stub
+            self._redeal_flop(fix or Fix(code="", street="flop", kind="recall"))
+            return out + self.h_board_due_placed(card, ev)
+        if (fix is not None and fix.code == "FLOP_TOO_MANY_CARDS" and s == "flop" and rnd.actions_taken == 0
+                and fix.moved is None and len(self.board_now) >= 4):
+            self.fix = None  # a fifth (sixth …) flop card: the same error, now under the 5+ reading
+            self.skip_burn.discard("turn")
+            return out + self._too_many_flop(card)
         if fix is not None:
             self.fix = None
             out.append(_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {fix.code} is open; "
@@ -249,12 +304,13 @@ class BoardPart(HandBase):
             self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="recall", cards=set(flop),
                            expect="recall the flop (not the burn), reshuffle, deal a new flop without a burn")
         elif how == "fourth_is_exposed_burn":
-            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards={card},
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards=set(flop[3:]),
                            expect=f"{card} becomes a face-up burn")
             self.skip_burn.add("turn")
         elif how == "extra_is_next_burn":
-            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards={card},
-                           expect=f"{card} goes back on the stub as the next burn")
+            extra = " ".join(flop[3:])
+            self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="extra_off", cards=set(flop[3:]),
+                           expect=f"{extra} back on the stub as the next burn")
         else:
             self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="scramble", cards=set(flop),
                            expect="scramble the cards face down; the floor draws the next burn, the other "
@@ -277,6 +333,11 @@ class BoardPart(HandBase):
             self.skip_burn.add("flop")
             return [_f("FLOP_PREMATURE", f"Flop card {card} dealt before preflop betting closed ({pending})",
                        cards=[card])]
+        if nxt == "turn" and self.profile.premature_turn == "reshuffle":
+            return [_f("TURN_PREMATURE", f"Turn card {card} dealt before {s} betting closed ({pending})",
+                       cards=[card],
+                       remedy=f"Shuffle {card} back into the stub; finish the {s} betting; knock, burn and "
+                              f"deal the turn anew (004 §8(4))")]
         if nxt == "turn":
             self.forbid["turn"] = card
             self.skip_burn.add("river")
@@ -330,8 +391,13 @@ class BoardPart(HandBase):
             fix.cards = {card}
             return []
         if fix.kind == "extra_off":
-            self.fix = None
-            self.must_burn["turn"] = card
+            fix.cards.discard(card)
+            if fix.moved is None:
+                fix.moved = card  # the first extra card off the board: it is on top of the stub
+            if not fix.cards:
+                self.fix = None
+                if len(self.record.board) == 3 and fix.moved == card:
+                    self.must_burn["turn"] = card  # one identifiable extra card: the turn's burn
             return []
         if fix.kind == "scramble":
             return []  # the cards are gathered; the three put back are the flop

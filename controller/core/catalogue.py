@@ -143,6 +143,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("ACTION_AFTER_FOLD", "dead_hand", "000 §1.5; 001 §13(b)", "Cards thrown forward and acted upon",
      "The hand is dead even if it was not that seat's turn", "L"),
     ("FLOOR_CALLED", "info", "004 §12", "Floor called", "The floor comes to the table", "L"),
+    ("FLOOR_RULING", "info", "004 §1(2)", "Floor ruling on an irregularity",
+     "The floor's decision is final: accept keeps the hand as played, reverse keeps the remedy owed", "L"),
     # --- T: seven-card stud
     ("STUD_DEAL_ORDER", "misdeal", "002 §2", "Stud initial deal wrong", "Misdeal", "T"),
     ("STUD_BRING_IN_WRONG", "error", "002 §3", "Wrong bring-in seat", "The correct seat brings in", "T"),

@@ -262,8 +262,9 @@ class DealPart(HandBase):
         """A hole card after the deal was complete (003 (3), 001 §14 4., 004 §4(4))."""
         self._place_hole(seat, card, ev)
         first = self.dealt_in[0] if self.dealt_in else None
-        acted = self.round.actions_taken if self.round is not None else 0
-        if seat == first and self.extra_first is None and acted == 0 and self.street_i == 0:
+        # A late third card to the first seat (before the action limit) is still the one extra card of
+        # 001 §14 (4.) / 003 (3): it goes back as the flop's burn; not a misdeal.
+        if seat == first and self.extra_first is None and not self.limit_reached() and self.street_i == 0:
             self.extra_first = card
             self.holes[seat].remove(card)  # not part of the seat's hand: it is the next burn
             self.record.hole[seat].remove(card)

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 from controller.core.alerts import Alert, Finding, Street
 from controller.core.betting import BettingRound
 from controller.core.catalogue import entry
+from controller.core.corrections import Tracker
 from controller.core.events import (
     ActionEvent,
     BoardCountEvent,
@@ -77,6 +78,8 @@ class Engine:
         self.last_t = 0.0
         self.counters: dict[int, int] = {}
         self.session = ""  # from a `session` event: part of every alert id after it
+        self.tracker = Tracker()  # the running hand's open irregularities (corrections.py)
+        self.last_corrections: list[dict[str, str]] = []  # what became of the last hand's
         self.stats = {"events": 0, "hands": 0, "alerts": 0, "bad_events": 0, "misdeals": 0, "summaries": 0,
                       "internal_errors": 0}
         self._dispatch: dict[type, Callable[[Any], list[Outcome]]] = {
@@ -135,6 +138,9 @@ class Engine:
             out.append(Alert(id=f"{scope}-h{hand}-{n}", t=t, table=self.table, hand=hand, code=f.code,
                              severity=sev, street=where, seat=f.seat, cards=f.cards, message=f.message,
                              remedy=f.remedy or row.remedy, rule=f.rule or row.rule, extra=f.extra))
+            last = out[-1]
+            if isinstance(last, Alert):
+                self.tracker.raised(last.id, f.code)
             self.stats["alerts"] += 1
             if f.code == "BAD_EVENT":
                 self.stats["bad_events"] += 1
@@ -213,6 +219,8 @@ class Engine:
             self.redeal = True
         elif hand.phase in LIVE:
             rec.notes.append("hand not finished when the next hand started")
+        self.last_corrections = self.tracker.close_hand()
+        rec.notes += [f"correction {c['code']} ({c['alert']}): {c['status']}" for c in self.last_corrections]
         if hand.showdown is not None:
             settlement = hand.showdown.settle(t)
             out += self._alerts(t, list(settlement.findings), street="showdown")
@@ -358,6 +366,7 @@ class Engine:
         if not findings:
             return []
         street = hand.street_label(phase, street_i)
+        street = hand.event_street or street  # the event took the hand back to an earlier round
         out: list[Outcome] = []
         for f in findings:
             # Showdown announcements (section S) belong to the showdown even when the last action
@@ -399,7 +408,23 @@ class Engine:
             return self._deck_check_done(ev)
         if b == "misdeal":
             return self._hand("misdeal", ev, None)
+        if b == "ruling":
+            return self._ruling(ev)
         return self._hand("clock", ev, None)
+
+    def _ruling(self, ev: ConsoleEvent) -> list[Outcome]:
+        """The floor's ruling (004 §1(2): final) closes an open irregularity. `accept`: the hand goes on as
+        the table played it, nothing more is owed; `reverse`: the remedy stands and is still expected."""
+        ruling = ev.ruling or "accept"
+        closed = self.tracker.rule(ruling, ev.id, ev.note or "")
+        if ruling == "accept" and self.current.phase in LIVE:
+            self.current.accept_as_played()
+        what = f"{closed.code} ({closed.alert})" if closed is not None else "no open irregularity"
+        how = ("the hand goes on as played" if ruling == "accept" else "the remedy applies")
+        note = f"; note: {ev.note}" if ev.note else ""
+        self.current.record.notes.append(f"floor ruling {ruling} on {what}{note}")
+        return self._alerts(ev.t, [Finding(code="FLOOR_RULING", message=(
+            f"Floor ruling: {ruling} on {what}: {how}{note}"))])
 
     def _deck_check_done(self, ev: ConsoleEvent) -> list[Outcome]:
         if self.zones.check is None:

@@ -15,6 +15,7 @@ from controller.core.events import (
     CONSOLE_BUTTONS,
     DECLARATIONS,
     EVENT_TYPES,
+    RULINGS,
     ActionEvent,
     BaseEvent,
     CardGone,
@@ -159,6 +160,18 @@ def _hand_start_extensions(obj: Mapping[str, Any], max_seat: int) -> dict[str, A
     return out
 
 
+def _ruling(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """The floor's ruling on an open irregularity (extension, docs/interfaces.md)."""
+    out: dict[str, Any] = {"button": "ruling", "ruling": _choice(obj, "ruling", RULINGS)}
+    for key in ("note", "id"):
+        value = obj.get(key)
+        if value is not None and not isinstance(value, str):
+            raise LogError(f"must be a string, got {value!r}", field=key)
+        if value is not None:
+            out[key] = value
+    return out
+
+
 def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, Any]:
     """The typed constructor arguments of one event, validated."""
     if kind == "seat":
@@ -220,6 +233,8 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
             raise LogError(str(exc), field="zone") from None
         return {"zone": zone, "count": _req_int(obj, "count")}
     if kind == "console":
+        if obj.get("button") == "ruling":
+            return _ruling(obj)
         return {"button": _choice(obj, "button", CONSOLE_BUTTONS)}
     raise LogError(f"unknown event type {kind!r}", field="type")
 

@@ -127,10 +127,20 @@ class PresentEvent(BaseEvent):
     present: bool
 
 
+RULINGS: tuple[str, ...] = ("accept", "reverse")
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ConsoleEvent(BaseEvent):
+    """A dealer console button; extension: `ruling` is the floor's decision on an open irregularity
+    (`accept` what the table did, or `reverse` it: the remedy applies), with an optional note and the
+    id of the alert it answers (docs/interfaces.md, "Floor rulings")."""
+
     TYPE: ClassVar[str] = "console"
-    button: Literal["misdeal", "floor", "deck_check", "deck_check_done", "clock"]
+    button: Literal["misdeal", "floor", "deck_check", "deck_check_done", "clock", "ruling"]
+    ruling: Literal["accept", "reverse"] | None = None
+    note: str | None = None
+    id: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

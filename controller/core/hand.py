@@ -49,11 +49,19 @@ class Hand(DealPart, BoardPart):
     # --- dispatch ------------------------------------------------------------------------------------
     def dispatch(self, kind: str, ev: Event, card: str | None) -> list[Finding]:
         self.t = ev.t
+        self.event_street = None
         handler = _HANDLERS.get((self.phase, kind))
         if handler is None:
             return [_f("BAD_EVENT", f"{_describe(kind, ev, card)} is not expected in phase {self.phase!r} "
                                     f"(no transition for {self.phase}/{kind}); event not applied")]
         out: list[Finding] = handler(self, ev, card)
+        if self.followups:
+            out = self.followups + out
+            self.followups = []
+        if any(f.code == "CORRECTION_NOT_FOLLOWED" for f in out):
+            # Said once: from here the core follows what the table did; nothing of that correction is
+            # owed any more, so its later steps cannot raise a cascade of follow-up alerts.
+            self.accept_as_played()
         if self.round is not None and self.phase == BETTING:
             ticked = self.round.tick(ev.t)
             if ticked:
@@ -123,6 +131,92 @@ class Hand(DealPart, BoardPart):
     def h_chips_due(self, ev: Event, card: str | None) -> list[Finding]:
         return []  # chips moving while the pot is gathered between rounds
 
+    def h_action_due(self, ev: Event, card: str | None) -> list[Finding]:
+        """A player acts while the street's cards are still due: the table has moved on.
+
+        The physical facts win: a repeat of the seat's last action (a refused raise answered by the
+        call the engine already applied) changes nothing; otherwise the street is opened with the board
+        as it lies, an open correction is reported once as not followed, and the action is applied.
+        """
+        assert isinstance(ev, ActionEvent)
+        kept = self.kept_premature(ev.t)  # the street's cards lie on the board already
+        if kept is not None:
+            return kept + (self.h_action(ev, card) if self.phase == BETTING else [])
+        if self._repeats_last(ev):
+            return []
+        revived = self._revive_round(ev)
+        if revived is not None:
+            return revived
+        if self.runout:
+            return []  # in a runout nobody can bet: a spoken check changes nothing
+        out: list[Finding] = []
+        fix = self.fix
+        if fix is not None:
+            self.fix = None
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Seat {ev.seat} acted on the {self.street} while "
+                                                     f"{fix.code} is open; expected: {fix.expect}"))
+        self._board_as_it_lies()
+        self.street_done_t = ev.t
+        out += self._open_street(ev.t)
+        if self.phase == BETTING:
+            out += self.h_action(ev, card)
+        return out
+
+    def h_action_over(self, ev: Event, card: str | None) -> list[Finding]:
+        """An action after betting ended: a repeat of the seat's last action is the same action again."""
+        assert isinstance(ev, ActionEvent)
+        if self._repeats_last(ev):
+            return []
+        return [_f("BAD_EVENT", f"action {ev.action} from seat {ev.seat} after the betting of hand "
+                                f"{self.number} ended (phase {self.phase!r}, action); event not applied",
+                   seat=ev.seat)]
+
+    def _revive_round(self, ev: ActionEvent) -> list[Finding] | None:
+        """The last round closed on a refused raise taken as a call, but the next seat calls the raise:
+        back to that round (nothing of the next street has been dealt yet)."""
+        rnd = self.closed_round
+        if rnd is None or self.board_now or self.burns_now or not hasattr(rnd, "revive"):
+            return None
+        street_i, prev = self.street_i, dict(self.prev)
+        for seat in self.dealt_in:
+            self.prev[seat] -= rnd.committed.get(seat, 0)
+        self.round, self.phase, self.street_i = rnd, BETTING, self.street_i - 1
+        self.event_street = self.alert_street()
+        found: list[Finding] | None = rnd.revive(ev)
+        if found is None:
+            self.round, self.phase, self.street_i, self.prev = None, DUE, street_i, prev
+            self.event_street = None
+            return None
+        self.closed_round = None
+        self.runout = False
+        return found + self._after_round_change(ev.t)
+
+    def _repeats_last(self, ev: ActionEvent) -> bool:
+        """`ev` says again what the seat's last recorded action did (console after chips, a call
+        confirming a refused raise that already stands as a call)."""
+        acts = self.record.actions
+        last = acts[-1] if acts else None
+        if last is None or last.seat != ev.seat:
+            return False  # someone acted since: this is a new action
+        same = ev.action == last.action or (ev.action, last.action) in (("call", "allin"), ("allin", "call"),
+                                                                       ("call", "check"))
+        return same and (ev.amount is None or ev.amount in (last.total, last.added))
+
+    def _board_as_it_lies(self) -> None:
+        """Take the board and the burns from the zones (used when the table moved on without the
+        procedure the engine expected)."""
+        rec = self.record
+        lying = set(self.zones.cards_in("board"))
+        rec.board[:] = [c for c in rec.board if c in lying] + sorted(lying - set(rec.board))
+        self.board_now = [c for c in rec.board]
+        for b in self.zones.cards_in("burn"):
+            if b not in rec.burns:
+                rec.burns.append(b)
+        self.premature = []
+        self.premature_street = None
+        self.must_leave.clear()
+        self.burn_fix_back = None
+
     def _after_round_change(self, t: float) -> list[Finding]:
         rnd = self.round
         out: list[Finding] = []
@@ -157,6 +251,7 @@ class Hand(DealPart, BoardPart):
         assert rnd is not None
         for seat in self.dealt_in:
             self.prev[seat] += rnd.committed.get(seat, 0)
+        self.closed_round = rnd
         self.round = None
         self._sync_committed()
         live = self.live()
@@ -195,11 +290,13 @@ class Hand(DealPart, BoardPart):
             self.burns_now = []  # 000 §2.6: a new card is burned for the corrected turn
         else:
             self.burns_now = list(self.early_burns)
+        self.early_burns_kept = list(self.early_burns)  # in case the premature cards are kept after all
         self.early_burns = []
         return []
 
     def _open_street(self, t: float) -> list[Finding]:
         """The street's board cards are out: open its betting round (or run out the board)."""
+        self.closed_round = None
         self.premature = []
         self.premature_street = None
         if self.runout:
@@ -304,6 +401,18 @@ class Hand(DealPart, BoardPart):
                 out += self._end_betting(ev.t, "fold")
         return out
 
+    def accept_as_played(self) -> None:
+        """The floor accepted what the table did: no correction is owed any more (no later
+        CORRECTION_NOT_FOLLOWED); the cards stay where they lie."""
+        self.fix = None
+        self.skip_burn.clear()
+        self.must_burn.clear()
+        self.forbid.clear()
+        self.must_leave.clear()
+        self.burn_fix_back = None
+        self.boxed.clear()
+        self.replacement_due = None
+
     # --- hand end ----------------------------------------------------------------------------------
     def missing_cards(self) -> list[Finding]:
         """Cards that left a zone while the hand was live and never arrived anywhere (CARD_MISSING)."""
@@ -340,18 +449,19 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (DUE, "hole"): "h_hole_betting", (DUE, "board"): "h_board_due", (DUE, "burn"): "h_burn_due",
     (DUE, "muck"): "h_muck", (DUE, "deck"): "h_ignore", (DUE, "gone"): "h_gone",
     (DUE, "exposed"): "h_exposed",
-    (DUE, "knock"): "h_knock", (DUE, "chips"): "h_chips_due", (DUE, "board_count"): "h_board_count",
+    (DUE, "knock"): "h_knock", (DUE, "chips"): "h_chips_due", (DUE, "action"): "h_action_due",
+    (DUE, "board_count"): "h_board_count",
     (DUE, "misdeal"): "h_misdeal",
     # showdown: hands shown and mucked; no more board cards
     (SHOWDOWN, "hole"): "h_ignore", (SHOWDOWN, "board"): "h_rabbit", (SHOWDOWN, "burn"): "h_ignore",
     (SHOWDOWN, "muck"): "h_muck", (SHOWDOWN, "deck"): "h_ignore", (SHOWDOWN, "gone"): "h_gone",
     (SHOWDOWN, "exposed"): "h_exposed", (SHOWDOWN, "knock"): "h_ignore", (SHOWDOWN, "chips"): "h_ignore",
-    (SHOWDOWN, "board_count"): "h_ignore",
+    (SHOWDOWN, "board_count"): "h_ignore", (SHOWDOWN, "action"): "h_action_over",
     # the hand is over: cards gathered; a new board card is a rabbit hunt
     (ENDED, "hole"): "h_ignore", (ENDED, "board"): "h_rabbit", (ENDED, "burn"): "h_ignore",
     (ENDED, "muck"): "h_muck", (ENDED, "deck"): "h_ignore", (ENDED, "gone"): "h_gone",
     (ENDED, "exposed"): "h_exposed", (ENDED, "knock"): "h_ignore", (ENDED, "chips"): "h_ignore",
-    (ENDED, "board_count"): "h_ignore",
+    (ENDED, "board_count"): "h_ignore", (ENDED, "action"): "h_action_over",
     # misdeal: the cards are being gathered for the redeal
     (VOID, "hole"): "h_ignore", (VOID, "board"): "h_ignore", (VOID, "burn"): "h_ignore",
     (VOID, "muck"): "h_ignore", (VOID, "deck"): "h_ignore", (VOID, "gone"): "h_ignore",

@@ -134,6 +134,8 @@ class HandBase:
         self.posted: dict[int, int] = {}
         self.prev: dict[int, int] = dict.fromkeys(dealt_in, 0)  # chips in before the current round
         self.round: RoundLike | None = None
+        self.closed_round: Any = None  # the round that just closed, until the next street opens
+        self.event_street: Street | None = None  # the street the last event really belonged to
         self.n_records = 0
         self.runout = False
         self.street_done_t: float | None = None  # when the last street's board cards were complete
@@ -145,6 +147,7 @@ class HandBase:
         self.burns_now: list[str] = []
         self.board_now: list[str] = []
         self.early_burns: list[str] = []
+        self.early_burns_kept: list[str] = []  # the last round's early burns (premature cards kept)
         self.burn_fix_back: str | None = None  # BURN_EXTRA: one burn must go back on the stub
         # corrections owed (see docs/rules.md)
         self.skip_burn: set[str] = set()
@@ -159,6 +162,9 @@ class HandBase:
         self.replacement_due: int | None = None
         self.extra_first: str | None = None
         self.boxed: set[str] = set()
+        # Findings about an event that must not stop it being applied (the card is where it is); the
+        # dispatcher appends them to the handler's own findings.
+        self.followups: list[Finding] = []
         self.in_flight: dict[str, int] = {}
         self.lost: dict[str, str] = {}
         self.short: set[int] = set()
@@ -245,9 +251,12 @@ class HandBase:
                 self._board_gone(card)
             self.zones.take(card, before)
         if card in self.boxed and zone in ("board", "burn"):
-            self.zones.put(card, zone, uid)
-            return [_f("CORRECTION_NOT_FOLLOWED", f"Boxed card {card} turned up in zone {zone}; expected: "
-                                                  f"{card} out of play", cards=[card])]
+            # The dealer kept the boxed card in play: say so once, then follow the card where it lies
+            # (a flop card is a flop card), so the hand is tracked as it is really played.
+            self.boxed.discard(card)
+            self.followups.append(_f("CORRECTION_NOT_FOLLOWED",
+                                     f"Boxed card {card} turned up in zone {zone}; expected: {card} out of "
+                                     f"play; it is played where it lies", cards=[card]))
         self.zones.put(card, zone, uid)
         return []
 
@@ -286,6 +295,12 @@ class HandBase:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def _board_gone(self, card: str) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def kept_premature(self, t: float, exclude: str | None = None) -> list[Finding] | None:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def accept_as_played(self) -> None:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def h_action(self, ev: Event, card: str | None) -> list[Finding]:

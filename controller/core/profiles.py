@@ -22,6 +22,10 @@ OddChips = Literal["one_each", "all_to_first"]
 # When a misdeal can no longer be called: after N betting actions (000 §2.4, 001 §14, 004 §4(1)), or
 # TDA's "substantial action" (two actions of which one put chips in, or three actions of any kind).
 ActionLimitRule = Literal["actions", "substantial"]
+# A turn dealt before the flop betting closed: 000 §2.6 / 001 §14 (3.) / 003 (9) set it aside and deal
+# the river-to-be as the turn (the set-aside card is shuffled back before a river without a burn);
+# 004 §8(4) shuffles it back at once and deals the street anew (burn, turn, then burn, river as usual).
+PrematureTurn = Literal["set_aside", "reshuffle"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -38,6 +42,7 @@ class Profile:
     under_raise: UnderRaise = "more_than_half_is_raise"
     all_in_reopen: AllInReopen = "half_raise"
     odd_chips: OddChips = "all_to_first"
+    premature_turn: PrematureTurn = "set_aside"
     knock_pause_s: float = 0.8
     action_time_s: float = 60.0
     all_in_time_s: float = 120.0
@@ -58,6 +63,7 @@ PROFILES: dict[str, Profile] = {
             name="uesg", title="Dealer- und Floorman-Ordnung, ÜSG (004)",
             flop_no_burn="restore_before_bet", four_card_flop="extra_is_next_burn",
             five_plus_flop="extra_is_next_burn", all_in_reopen="full_raise",  # 004 is silent: handbuch's
+            premature_turn="reshuffle",
         ),
         Profile(
             name="classic", title="Hold'em irregularities, classic card-room rules (003)",

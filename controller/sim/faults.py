@@ -35,11 +35,35 @@ class Fault:
     code: ClassVar[str] = ""
     style: ClassVar[Style | None] = None  # force a player style so the hand reaches the error's street
     also: tuple[str, ...] = ()  # other codes this error legitimately raises
+    # The injector can also play a dealer who does not carry out the remedy (reaction "ignore").
+    ignorable: ClassVar[bool] = False
+    reacts: ClassVar[bool] = True  # False: always the plain remedy (no reaction is drawn)
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.fired = False
         self.seat: int | None = None
+        # What the dealer does after the error (table.py draws it from the table's reactions):
+        # "remedy" the correction; "ignore" none (ignorable injectors only); "ruling" the floor is
+        # called and accepts the table as it is; "second" the remedy, then a second error on the river.
+        self.reaction = "remedy"
+
+    def remedy(self, hp: HandPlay) -> bool:
+        """Between the error and its correction: True when the dealer now carries out the remedy."""
+        if self.reaction == "ruling":
+            hp.events.append(ConsoleEvent(t=hp.clock.after(2.0, 6.0), button="floor"))
+            hp.events.append(ConsoleEvent(t=hp.clock.after(10.0, 30.0), button="ruling", ruling="accept",
+                                          note="the table stays as it is"))
+        return not self.ignorable or self.reaction not in ("ignore", "ruling")
+
+    def also_codes(self) -> tuple[str, ...]:
+        """Codes the hand may legitimately raise besides `code`, given the dealer's reaction."""
+        extra: tuple[str, ...] = ()
+        if self.reaction == "ignore" and self.ignorable:
+            extra = ("CORRECTION_NOT_FOLLOWED",)
+        elif self.reaction == "second":
+            extra = ("KNOCK_MISSING",)
+        return (*self.also, *extra)
 
     def applicable(self, seating: Seating, table: VirtualTable) -> bool:
         return True
@@ -191,13 +215,17 @@ class BoxedCard(Fault):
     """The camera sees the top card of the stub face up; the dealer takes it out of play (to the muck)."""
 
     code = "BOXED_CARD"
+    ignorable = True
 
     def before_action(self, hp: HandPlay, rnd: Round) -> bool:
         if self.fired:
             return False
         card = hp.draw()
         hp.events.append(Exposed(t=hp.clock.after(0.5, 2.0), zone="deck", **hp.ref(card)))
-        hp.put("muck", card, 0.5, 1.5)
+        if self.remedy(hp):
+            hp.put("muck", card, 0.5, 1.5)
+        else:
+            hp.stub.append(card)  # left on top of the stub: it is dealt next
         self.fired = True
         return False  # the seat to act then acts as usual
 
@@ -473,6 +501,7 @@ class BurnMissingFlop(_Street):
 
     code = "BURN_MISSING_FLOP"
     streets = ("flop",)
+    ignorable = True
 
     def wrong(self, hp: HandPlay, street: str) -> None:
         hp.knock()
@@ -481,6 +510,8 @@ class BurnMissingFlop(_Street):
         for card in flop:
             hp.put("board", card, lo, hi)
             lo, hi = 0.2, 0.5
+        if not self.remedy(hp):
+            return  # the flop stands as dealt
         if hp.profile.flop_no_burn in ("recall_reshuffle_redeal", "reshuffle_stub_redeal"):
             for card in flop:
                 hp.take("board", card, 0.3, 0.6)
@@ -497,11 +528,15 @@ class BurnMissingFlop(_Street):
 class _BurnMissingLater(_Street):
     """Turn/river turned without a burn: it becomes a burn and a new card is turned."""
 
+    ignorable = True
+
     def wrong(self, hp: HandPlay, street: str) -> None:
         hp.knock()
         lo, hi = hp.pause_after_knock()
         card = hp.draw()
         hp.put("board", card, lo, hi)
+        if not self.remedy(hp):
+            return  # the unburned card stands as the street's card
         hp.take("board", card, 0.5, 1.5)
         hp.put("burn", card, 0.2, 0.5)
         hp.put("board", hp.draw(), 0.3, 0.8)
@@ -522,6 +557,7 @@ class BurnExtra(_Street):
 
     code = "BURN_EXTRA"
     streets = ("flop", "turn")
+    ignorable = True
 
     def wrong(self, hp: HandPlay, street: str) -> None:
         hp.knock()
@@ -529,10 +565,13 @@ class BurnExtra(_Street):
         hp.put("burn", hp.draw(), lo, hi)
         second = hp.draw()
         hp.put("burn", second, 0.3, 0.6)
-        hp.take("burn", second, 0.8, 2.0)
+        fixed = self.remedy(hp)
+        if fixed:
+            hp.take("burn", second, 0.8, 2.0)
         for _ in range(3 if street == "flop" else 1):
             hp.put("board", hp.draw(), 0.3, 0.6)
-        hp.stub.append(second)  # on top of the stub again: the next street burns it
+        if fixed:
+            hp.stub.append(second)  # on top of the stub again: the next street burns it
 
 
 class BurnExposed(_Street):
@@ -552,6 +591,7 @@ class FlopTooManyCards(_Street):
 
     code = "FLOP_TOO_MANY_CARDS"
     streets = ("flop",)
+    ignorable = True
 
     def wrong(self, hp: HandPlay, street: str) -> None:
         hp.knock()
@@ -560,6 +600,10 @@ class FlopTooManyCards(_Street):
         four = [hp.draw() for _ in range(4)]
         for card in four:
             hp.put("board", card, 0.2, 0.5)
+        if not self.remedy(hp):
+            hp.take("board", four[3], 0.5, 1.5)  # the dealer just mucks the fourth card
+            hp.put("muck", four[3], 0.2, 0.5)
+            return
         rule = hp.profile.four_card_flop
         if rule in ("recall_reshuffle_redeal", "reshuffle_stub_redeal", "correct_or_reshuffle"):
             for card in four:
@@ -584,15 +628,26 @@ class FlopTooManyCards(_Street):
             hp.stub.append(picked)
 
 
+_NEXT = {"preflop": "flop", "flop": "turn", "turn": "river"}
+
+
 class _Premature(Fault):
     """The next street's burn and card(s) come while the betting round is still open."""
 
     street: ClassVar[str] = ""
     style: ClassVar[Style | None] = "passive"
+    ignorable = True
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self.aside: list[str] = []
+        self.kept: list[str] = []  # premature cards the dealer left on the board (no remedy)
+
+    def board(self, hp: HandPlay, street: str) -> bool:
+        if self.kept and street == _NEXT[self.street]:
+            self.kept = []
+            return True  # the street's cards are already out: nothing more is dealt
+        return False
 
     def before_action(self, hp: HandPlay, rnd: Round) -> bool:
         if self.fired or hp.street != self.street or rnd.actions < 1:
@@ -604,6 +659,9 @@ class _Premature(Fault):
         cards = [hp.draw() for _ in range(count)]
         for card in cards:
             hp.put("board", card, 0.2, 0.5)
+        if not self.remedy(hp):
+            self.kept = cards
+            return True
         for card in cards:
             hp.take("board", card, 0.8, 2.0)
         self.recalled(hp, cards)
@@ -625,15 +683,24 @@ class FlopPremature(_Premature):
 
 
 class TurnPremature(_Premature):
-    """Set aside; burn, the would-be river is the turn; shuffled back before an unburned river."""
+    """Set aside; burn, the would-be river is the turn; shuffled back before an unburned river.
+
+    Under a `reshuffle` profile (004 §8(4)) the card is shuffled back at once and the turn and river
+    come as usual, each after a burn.
+    """
 
     code = "TURN_PREMATURE"
     street = "flop"
 
     def recalled(self, hp: HandPlay, cards: list[str]) -> None:
+        if hp.profile.premature_turn == "reshuffle":
+            hp.reshuffle(cards)
+            return
         self.aside = cards
 
     def board(self, hp: HandPlay, street: str) -> bool:
+        if super().board(hp, street):
+            return True
         if street != "river" or not self.aside:
             return False
         hp.reshuffle(self.aside)
@@ -654,6 +721,8 @@ class RiverPremature(_Premature):
         self.aside = cards
 
     def board(self, hp: HandPlay, street: str) -> bool:
+        if super().board(hp, street):
+            return True
         if street != "river" or not self.aside:
             return False
         hp.reshuffle(self.aside)
@@ -666,6 +735,11 @@ class CorrectionNotFollowed(TurnPremature):
 
     code = "CORRECTION_NOT_FOLLOWED"
     also = ("TURN_PREMATURE",)
+    ignorable = False
+    reacts = False  # the error is itself the dealer's reaction
+
+    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+        return table.profile.premature_turn == "set_aside"  # a burned river is right after a reshuffle
 
     def river(self, hp: HandPlay) -> None:
         hp.deal_board("river", burn=True)

@@ -208,6 +208,10 @@ class HandPlay:
         self.street = street
         if self.fault is not None and self.fault.board(self, street):
             return
+        if self.fault is not None and self.fault.reaction == "second" and street == "river" \
+                and self.fault.fired:
+            self.deal_board(street, knock=False)  # a second error after the first: no knock
+            return
         self.deal_board(street)
 
     def deal_board(self, street: str, *, knock: bool = True, burn: bool = True) -> None:

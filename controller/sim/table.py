@@ -18,6 +18,8 @@ LEVELS: tuple[tuple[int, int], ...] = (
     (500, 1000), (700, 1400), (1000, 2000), (1500, 3000), (2000, 4000), (3000, 6000),
 )
 LEVEL_HANDS = 24
+# The dealer's reactions to an injected error (controller/sim/faults.py, Fault.reaction).
+REACTIONS: tuple[str, ...] = ("remedy", "ignore", "ruling", "second")
 NAMES = ("Anna", "Ben", "Cleo", "Dmitri", "Eva", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kemal")
 
 
@@ -59,7 +61,8 @@ class VirtualTable:
     def __init__(self, *, seats: int = 9, seed: int = 0, inject: float = 0.0, profile: str = "cuca",
                  use_uids: bool = True, start_t: float = 0.0, style: Style = "mixed",
                  faults: tuple[str, ...] | None = None, min_stack_bb: int = 8,
-                 max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS) -> None:
+                 max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS,
+                 reactions: tuple[str, ...] = ("remedy",)) -> None:
         if not 2 <= seats <= 10:
             raise ValueError(f"seats must be 2…10, got {seats}")
         if not 0.0 <= inject <= 1.0:
@@ -72,6 +75,10 @@ class VirtualTable:
         self.rng = random.Random(seed)
         self.min_stack_bb, self.max_stack_bb = min_stack_bb, max_stack_bb
         self.level_hands = level_hands  # hands per blind level; 0: the first level for ever
+        bad = [r for r in reactions if r not in REACTIONS]
+        if bad or not reactions:
+            raise ValueError(f"reactions must be some of {', '.join(REACTIONS)}, got {reactions!r}")
+        self.reactions = reactions  # what the dealer does after an injected error (faults.py)
         from controller.sim.faults import FAULTS  # late: faults import this module's types
 
         self.fault_kinds = tuple(sorted(faults if faults is not None else FAULTS))
@@ -207,6 +214,10 @@ class VirtualTable:
         rng_state = self.rng.getstate()
         saved = (dict(st.stacks), dict(st.players), st.uids, st.deck_id, list(self.pending), st.t)
         fault = FAULTS[kind](self.rng) if kind is not None else None
+        if fault is not None and fault.reacts:
+            # Drawn only when there is a choice, so the default keeps every seed's hands unchanged.
+            many = len(self.reactions) > 1
+            fault.reaction = self.rng.choice(self.reactions) if many else self.reactions[0]
         seating = st.redeal_seating or self.seating()  # a misdeal is redealt from the same button
         if fault is not None and not fault.applicable(seating, self):
             self.rng.setstate(rng_state)
@@ -243,7 +254,7 @@ class VirtualTable:
             st.heads_up = len(seating.dealt_in) == 2
         return SimHand(number=st.hand, events=events, injected=kind if fault else None,
                        injected_seat=fault.seat if fault else None,
-                       also=tuple(fault.also) if fault else (), void=outcome.void,
+                       also=fault.also_codes() if fault else (), void=outcome.void,
                        stacks=dict(st.stacks))
 
 
@@ -255,4 +266,4 @@ def _next(ring: list[int], seat: int) -> int:
     return ring[0]
 
 
-__all__ = ["LEVELS", "LEVEL_HANDS", "SimHand", "VirtualTable"]
+__all__ = ["LEVELS", "LEVEL_HANDS", "REACTIONS", "SimHand", "VirtualTable"]

@@ -39,8 +39,10 @@ def test_example_2_after_c_calls_a_may_not_raise(via_chips: bool) -> None:
     feed_ok(r, chips(C, 4) if via_chips else act(C, "call", 4))
     assert r.to_act == A and not r.can_raise(A)
     out = r.feed(chips(A, 10) if via_chips else act(A, "raise", 10))
-    assert codes(out) == ["RAISE_NOT_REOPENED"] and "may call 4 or fold" in out[0].message
-    assert r.to_act == A and r.committed[A] == 3  # not applied: A still has to call or fold
+    assert codes(out) == ["RAISE_NOT_REOPENED"] and "stands as a call to 4" in out[0].message
+    # The default consequence (TDA 2024 Rule 47 reading): the refused raise stands as a call, so the
+    # round closes whether or not the dealer then repeats the call or hands back the excess.
+    assert r.closed and r.committed == {A: 4, B: 4, C: 4}
     feed_ok(r, chips(A, 4) if via_chips else act(A, "call", 4))
     assert r.closed and r.committed == {A: 4, B: 4, C: 4}
 

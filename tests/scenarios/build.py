@@ -29,6 +29,7 @@ class Scenario:
         self.events: list[dict[str, Any]] = []
         self.expected: list[dict[str, Any]] = []
         self.t = 0.0
+        self.stacks: dict[int, int] | None = None
 
     def e(self, kind: str, dt: float = 0.5, **fields: Any) -> Scenario:
         self.t = round(self.t + dt, 3)
@@ -105,10 +106,18 @@ class Scenario:
                 self.gone(f"seat{seat}", c).card("muck", c)
         return self
 
+    def settle(self, **stacks: int) -> Scenario:
+        """End the session (the hand is settled) and expect these stacks, e.g. `s2=10200`."""
+        self.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")  # seat 2 wins in every one
+        self.stacks = {int(k[1:]): v for k, v in stacks.items()}
+        return self
+
     def write(self) -> None:
         log = HERE / f"{self.name}.jsonl"
         log.write_text("".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in self.events))
-        head = {"profile": self.profile, "about": self.about}
+        head: dict[str, Any] = {"profile": self.profile, "about": self.about}
+        if self.stacks is not None:
+            head["stacks"] = {str(k): v for k, v in sorted(self.stacks.items())}
         exp = HERE / f"{self.name}.expected.jsonl"
         exp.write_text("".join(json.dumps(x, separators=(",", ":")) + "\n" for x in [head, *self.expected]))
 
@@ -679,6 +688,239 @@ def a_001_8_2_example_3() -> Scenario:
                                         "re-raise to 10")
     _example_8_2(s).act(4, "raise", 700).act(2, "raise", 1000).act(4, "call", 1000)
     return s
+
+# --- following the hand through corrections (issue 11): each one goes on to settlement -----------------
+# The standard hand's result: seat 2 (Ah Kd) wins 300; seats 3 and 4 lose their 100; seat 1 folded.
+WON = {"s1": 10000, "s2": 10200, "s3": 9900, "s4": 9900}
+
+
+def _to_river(s: Scenario, turn_burn: str = "4s") -> Scenario:
+    """From an open flop round: checks, turn Jh, checks, river 9c, checks, showdown, settlement."""
+    s.checks().street(turn_burn, "Jh").checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_boxed_card_dealt_as_flop() -> Scenario:
+    s = Scenario("f_boxed_card_dealt_as_flop", "004 §5: Kh seen face up in the stub; the dealer does not "
+                                               "take it out and it comes as the first flop card: one "
+                                               "CORRECTION_NOT_FOLLOWED, then the flop is played as it lies")
+    s.setup().start().deal().act(4, "call", 100).e("exposed", zone="deck", card="Kh")
+    s.expect("BOXED_CARD", None, "preflop")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    return _to_river(s)
+
+
+@scenario
+def f_boxed_card_taken_out_uesg() -> Scenario:
+    s = Scenario("f_boxed_card_taken_out_uesg", "004 §5: 6h boxed during the flop's deal is taken out to the "
+                                                "muck; the flop completes and the hand settles",
+                 profile="uesg")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s")
+    s.card("board", "Kh").e("exposed", zone="deck", card="6h").expect("BOXED_CARD", None, "flop")
+    s.card("muck", "6h").card("board", "8d").card("board", "2c")
+    return _to_river(s)
+
+
+def _five_card_flop(s: Scenario) -> Scenario:
+    s.setup().start().deal().preflop().flop().card("board", "4s").card("board", "6h")
+    return s.expect("FLOP_TOO_MANY_CARDS", None, "flop")
+
+
+def _five_recalled(s: Scenario) -> Scenario:
+    for c in ("Kh", "8d", "2c", "4s", "6h"):
+        s.gone("board", c)
+    return s
+
+
+@scenario
+def f_five_card_flop_cuca() -> Scenario:
+    s = Scenario("f_five_card_flop_cuca", "001 §14 (2.): five flop cards; all go back, the stub is "
+                                          "reshuffled and a new flop comes without a burn")
+    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="2c")
+    s.card("board", "Kh").card("board", "8d")
+    return _to_river(s)
+
+
+@scenario
+def f_five_card_flop_handbuch() -> Scenario:
+    s = Scenario("f_five_card_flop_handbuch", "000 §2.5: five flop cards are recalled (not the burn), "
+                                              "reshuffled; a new flop without a new burn", profile="handbuch")
+    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="8d")
+    s.card("board", "2c").card("board", "Kh")
+    return _to_river(s)
+
+
+@scenario
+def f_five_card_flop_classic() -> Scenario:
+    s = Scenario("f_five_card_flop_classic", "003 (8): five flop cards: reshuffle and redeal (not 003 (4)'s "
+                                             "exposed burn, which is for four cards)", profile="classic")
+    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="Kh")
+    s.card("board", "8d").card("board", "2c")
+    return _to_river(s)
+
+
+@scenario
+def f_five_card_flop_uesg() -> Scenario:
+    s = Scenario("f_five_card_flop_uesg", "004 §7: the two identifiable extra cards go back on the stub; "
+                                          "the top one is the turn's burn", profile="uesg")
+    _five_card_flop(s).gone("board", "6h").gone("board", "4s")
+    return _to_river(s)
+
+
+@scenario
+def f_five_card_flop_tda() -> Scenario:
+    s = Scenario("f_five_card_flop_tda", "TDA 2024: the five cards are scrambled face down; three come back "
+                                         "as the flop, the floor's pick is a burn", profile="tda")
+    _five_recalled(_five_card_flop(s)).e("card", dt=2.0, zone="board", card="8d")
+    s.card("board", "Kh").card("board", "2c")
+    return _to_river(s)
+
+
+@scenario
+def f_five_card_flop_ignored_cuca() -> Scenario:
+    s = Scenario("f_five_card_flop_ignored_cuca", "five flop cards under cuca; the dealer only takes the two "
+                                                  "extra cards off and play goes on: one "
+                                                  "CORRECTION_NOT_FOLLOWED at the second action, no cascade")
+    _five_card_flop(s).gone("board", "4s").gone("board", "6h").act(2, "check").act(3, "check")
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "flop").act(4, "check")
+    s.street("Td", "Jh").checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_five_card_flop_redealt_uesg() -> Scenario:
+    s = Scenario("f_five_card_flop_redealt_uesg", "uesg: five flop cards; the dealer redeals the whole flop "
+                                                  "instead (cuca's way): followed, and the hand settles",
+                 profile="uesg")
+    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="2c")
+    s.card("board", "Kh").card("board", "8d")
+    return _to_river(s)
+
+
+@scenario
+def f_burn_missing_turn_corrected_late() -> Scenario:
+    s = Scenario("f_burn_missing_turn_corrected_late", "000 §2.6: the turn comes without a burn; after one "
+                                                       "action the dealer burns it and deals the new turn; "
+                                                       "the hand goes on to the river and settles")
+    s.setup().start().deal().preflop().flop().checks().e("knock", dt=1.0).e("card", dt=1.0, zone="board",
+                                                                           card="4s")
+    s.expect("BURN_MISSING_TURN", None, "turn").act(2, "check")
+    s.gone("board", "4s").card("burn", "4s").card("board", "Jh").act(3, "check").act(4, "check")
+    s.river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_burn_missing_flop_corrected_on_turn() -> Scenario:
+    s = Scenario("f_burn_missing_flop_corrected_on_turn", "the flop comes without a burn and stands after "
+                                                          "two actions; the dealer burns two cards before "
+                                                          "the turn to make up for it: no further alert, the "
+                                                          "board as dealt decides", profile="uesg")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "8d").card("board", "2c").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s").card("burn", "4s")
+    s.expect("BURN_EXTRA", None, "turn").card("board", "Jh").expect("CORRECTION_NOT_FOLLOWED", None, "turn")
+    s.checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_turn_premature_reshuffle_uesg() -> Scenario:
+    s = Scenario("f_turn_premature_reshuffle_uesg", "004 §8(4): the premature turn is shuffled back; the "
+                                                    "flop betting finishes; knock, burn, a new turn; the "
+                                                    "river with its usual burn", profile="uesg")
+    s.setup().start().deal().preflop().flop().act(2, "check").card("burn", "4s").card("board", "6h")
+    s.expect("TURN_PREMATURE", None, "flop").gone("board", "6h").act(3, "check").act(4, "check")
+    s.street("Td", "Jh").checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_turn_premature_reshuffle_log_cuca() -> Scenario:
+    s = Scenario("f_turn_premature_reshuffle_log_cuca", "profile pair (uesg's reshuffle) under cuca: the "
+                                                        "river's burn is one CORRECTION_NOT_FOLLOWED "
+                                                        "(cuca deals that river without a burn); then "
+                                                        "followed")
+    s.setup().start().deal().preflop().flop().act(2, "check").card("burn", "4s").card("board", "6h")
+    s.expect("TURN_PREMATURE", None, "flop").gone("board", "6h").act(3, "check").act(4, "check")
+    s.street("Td", "Jh").checks().street("5s", "9c").expect("CORRECTION_NOT_FOLLOWED", None, "river")
+    s.checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_extra_card_first_seat_late() -> Scenario:
+    s = Scenario("f_extra_card_first_seat_late", "001 §14 (4.): a third card reaches the first seat after "
+                                                 "one action (not a misdeal): it goes back and is the flop's "
+                                                 "burn; the hand settles")
+    s.setup().start().deal().act(4, "call", 100).card("seat2", "3s")
+    s.expect("DEAL_EXTRA_CARD_FIRST_SEAT", 2, "preflop").gone("seat2", "3s")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+def _refused_raise(s: Scenario) -> Scenario:
+    """Seat 3 is short (900); on the flop seat 2 bets 800, seat 3 is all-in 900 (not a full raise), seat 4
+    calls, and seat 2 raises to 2000: refused (001 §8.2 example 2)."""
+    s.setup()
+    s.events[2]["stack"] = 1000
+    s.start().deal().preflop().flop().act(2, "bet", 800).act(3, "allin", 900)
+    s.expect("ALL_IN_AS_CALL", 3, "flop").act(4, "call", 900).act(2, "raise", 2000)
+    return s.expect("RAISE_NOT_REOPENED", 2, "flop")
+
+
+@scenario
+def f_refused_raise_called() -> Scenario:
+    s = Scenario("f_refused_raise_called", "001 §8.2: the refused raise stands as a call; seat 2 then says "
+                                           "call (a repeat, not an error); two streets on to settlement")
+    _refused_raise(s).act(2, "call", 900)
+    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=12000, s4=9000)  # seat 3 busted and left
+
+
+@scenario
+def f_refused_raise_stands() -> Scenario:
+    s = Scenario("f_refused_raise_stands", "the table lets the refused raise stand and seat 4 calls 2000: "
+                                           "one CORRECTION_NOT_FOLLOWED, the raise is taken as played, side "
+                                           "pot 2200 and main pot 3000 to seat 2")
+    _refused_raise(s).act(4, "call", 2000).expect("CORRECTION_NOT_FOLLOWED", 2, "flop")
+    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=13100, s4=7900)  # seat 3 busted and left
+
+
+
+@scenario
+def f_ruling_accept_boxed_card() -> Scenario:
+    s = Scenario("f_ruling_accept_boxed_card", "004 §1(2): after BOXED_CARD the floor rules `accept`: the "
+                                               "boxed Kh stays in play; as the first flop card it raises "
+                                               "nothing more")
+    s.setup().start().deal().act(4, "call", 100).e("exposed", zone="deck", card="Kh")
+    s.expect("BOXED_CARD", None, "preflop").e("console", button="ruling", ruling="accept", id="t1-h1-1",
+                                              note="card played as dealt")
+    s.expect("FLOOR_RULING", None, "preflop")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_ruling_accept_premature_turn() -> Scenario:
+    s = Scenario("f_ruling_accept_premature_turn", "cuca: premature turn; the dealer reshuffles it (004's "
+                                                   "way) and the floor accepts that: the river's burn raises "
+                                                   "no CORRECTION_NOT_FOLLOWED")
+    s.setup().start().deal().preflop().flop().act(2, "check").card("burn", "4s").card("board", "6h")
+    s.expect("TURN_PREMATURE", None, "flop").gone("board", "6h")
+    s.e("console", button="ruling", ruling="accept").expect("FLOOR_RULING", None, "flop")
+    s.act(3, "check").act(4, "check").street("Td", "Jh").checks().street("5s", "9c").checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
 
 
 def main() -> None:

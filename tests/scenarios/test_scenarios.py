@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,14 +17,24 @@ HERE = Path(__file__).resolve().parent
 LOGS = sorted(p for p in HERE.glob("*.jsonl") if not p.name.endswith(".expected.jsonl"))
 
 
-def replay(log: Path, profile: str) -> list[Alert]:
+def run(log: Path, profile: str) -> tuple[list[Alert], Engine]:
     prof = get_profile(profile)
-    engine = Engine(table="t1", profile=prof)
+    engine = Engine(table="t1", profile=prof, strict=True)
     alerts: list[Alert] = []
     with log.open(encoding="utf-8") as fh:
         for _line, event in read_events(fh, max_seat=prof.max_seats):
             alerts += [o for o in engine.feed(event) if isinstance(o, Alert)]
-    return alerts
+    return alerts, engine
+
+
+def replay(log: Path, profile: str) -> list[Alert]:
+    return run(log, profile)[0]
+
+
+def header(log: Path) -> dict[str, Any]:
+    lines = log.with_suffix("").with_suffix(".expected.jsonl").read_text(encoding="utf-8").splitlines()
+    head: dict[str, Any] = json.loads(lines[0])
+    return head
 
 
 def expected(log: Path) -> tuple[str, list[dict[str, object]]]:
@@ -35,8 +46,14 @@ def expected(log: Path) -> tuple[str, list[dict[str, object]]]:
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
 def test_scenario(log: Path) -> None:
     profile, want = expected(log)
-    got = [{"code": a.code, "seat": a.seat, "street": a.street} for a in replay(log, profile)]
-    assert got == want, "\n".join(f"{a.code} seat={a.seat} {a.street}" for a in replay(log, profile))
+    alerts, engine = run(log, profile)
+    got = [{"code": a.code, "seat": a.seat, "street": a.street} for a in alerts]
+    assert got == want, "\n".join(f"{a.code} seat={a.seat} {a.street}" for a in alerts)
+    stacks = header(log).get("stacks")
+    if stacks is not None:  # the hand was followed to settlement: every seat's chips as expected
+        assert engine.current.settled
+        got_stacks = {str(s): info.stack for s, info in sorted(engine.seats.seats.items())}
+        assert got_stacks == stacks
 
 
 def test_every_scenario_has_expectations() -> None:
