@@ -28,6 +28,7 @@ from controller.vision.detect import (
     min_channel,
     portrait,
 )
+from controller.vision.index import read_code
 
 WORK_LONG = 320  # cards are found on a frame scaled to this long side (speed); corners are refined after
 LEVELS = 7  # grey levels per polarity
@@ -420,5 +421,7 @@ def detect_single(frame: np.ndarray) -> Detection:
     cards = []
     for f in found:
         feats = face_features(frame, f.quad)
-        cards.append(DetectedCard(polygon=f.quad, face_up=is_face_up(feats), paper=feats.ink))
+        up = is_face_up(feats)
+        cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
+                                  card=read_code(frame, f.quad) if up else None))
     return Detection(cards=tuple(cards), card_long_px=long)
