@@ -47,6 +47,10 @@ class VisionModel:
     back: BackModel | None = None
     glyphs: GlyphSet | None = None
 
+    def uncalibrated(self) -> bool:
+        """Nothing learned: detection runs in single-frame mode (no table colour, size or deck known)."""
+        return not self.zones and self.card_long_px is None and self.back is None and self.glyphs is None
+
     def scaled_zones(self, size: tuple[int, int]) -> dict[str, np.ndarray]:
         if not self.zones:
             return {}
@@ -813,6 +817,16 @@ def _uncovered_face(group: _Group, downs: list[np.ndarray], ups: list[np.ndarray
 def detect(frame: np.ndarray, model: VisionModel | None = None) -> Detection:
     """Every card in the frame: polygon, face up/down, zone, and rank/suit when glyphs are learned."""
     model = model or VisionModel()
+    if model.uncalibrated():
+        # Imported here: the single-frame finder builds on this module's outline splitting.
+        from controller.vision.single import detect_single
+
+        return detect_single(frame)
+    return detect_on_felt(frame, model)
+
+
+def detect_on_felt(frame: np.ndarray, model: VisionModel) -> Detection:
+    """The felt-model pipeline: cards are what a smooth background fit of the table does not explain."""
     fh, fw = frame.shape[:2]
     zones = model.scaled_zones((fw, fh))
     groups, long, scale = _locate(frame, model)

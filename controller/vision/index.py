@@ -1,0 +1,171 @@
+"""Rank and suit from a card's corner index with a trained linear model on HOG features (no calibration).
+
+The index is cut out of the card's corner, its print separated from the card's own colour (dark on white
+or light on a dark deck alike), the rank (top glyph, "10" as two) and the suit (the glyph below) cropped
+to fixed-size bitmaps, and each classified by a softmax over HOG features. The weights come from
+scripts/train_glyphs.py (rendered glyphs in many fonts, photo-like augmentation) and are committed in
+controller/vision/data/index_model.npz.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from controller.core.cards import RANKS, SUITS
+
+MODEL_PATH = Path(__file__).with_name("data") / "index_model.npz"
+PX_MM = 4.0  # the index area is resampled at this many pixels per card millimetre
+ROI_MM = (0.5, 0.5, 15.0, 30.0)  # x0, y0, x1, y1 from the corner of a portrait 63 × 88 mm card
+CARD_MM = (63.0, 88.0)
+GLYPH = (24, 32)  # bitmap (w, h) a glyph is scaled to before HOG
+INK_MIN = 40.0  # colour distance from the card's paper that is print at all
+MIN_CONFIDENCE = 0.5  # rank × suit probability below which no code is reported
+CELL, BINS = 4, 9  # HOG: 4 × 4 px cells, 9 unsigned orientation bins, 2 × 2-cell blocks
+
+
+@dataclass(frozen=True, slots=True)
+class IndexGlyphs:
+    rank: np.ndarray  # GLYPH-sized float bitmaps, ink = 1
+    suit: np.ndarray
+
+
+def index_roi(frame: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
+    """The index area of corner `corner` (0 = the quad's first corner) resampled to PX_MM."""
+    q = np.roll(np.asarray(quad, np.float32), -corner, axis=0)
+    w, h = CARD_MM[0] * PX_MM, CARD_MM[1] * PX_MM
+    hom = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    x0, y0, x1, y1 = (v * PX_MM for v in ROI_MM)
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    return cv2.warpPerspective(frame, shift @ hom, (round(x1 - x0), round(y1 - y0)), flags=cv2.INTER_LINEAR)
+
+
+def extract(roi: np.ndarray) -> IndexGlyphs | None:
+    """Rank and suit bitmaps from an index area (BGR), or None when no index shows there."""
+    px = roi.reshape(-1, 3).astype(np.int16)
+    paper = np.median(px, axis=0).astype(np.int16)  # the index area is mostly the card's own colour
+    dist = np.abs(roi.astype(np.int16) - paper).max(axis=2).astype(np.float32)
+    top = float(np.percentile(dist, 99))
+    if top < INK_MIN:
+        return None
+    ink = (dist > max(INK_MIN * 0.75, 0.4 * top)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    h, w = ink.shape
+    min_area = 0.004 * w * h
+    comps = [(i, *stats[i]) for i in range(1, n)
+             if stats[i][4] >= min_area and stats[i][0] > 0 and stats[i][1] > 0
+             and stats[i][0] + stats[i][2] < w and stats[i][1] + stats[i][3] < h
+             and stats[i][3] < 0.6 * h]
+    if len(comps) < 2:
+        return None
+    comps.sort(key=lambda c: c[2])
+    first = comps[0]
+    rank = [c for c in comps
+            if c[2] < first[2] + first[4] and c[2] + c[4] > first[2] and c[5] > 0.15 * first[5]]
+    bottom = max(c[2] + c[4] for c in rank)
+    below = [c for c in comps if c not in rank and c[2] >= bottom - 2]
+    if not below:
+        return None
+    suit = min(below, key=lambda c: c[2])  # the suit sits right under the rank (pips come further down)
+    soft = np.clip(dist / max(top, 1.0), 0, 1)
+    return IndexGlyphs(rank=_bitmap(labels, [c[0] for c in rank], soft),
+                       suit=_bitmap(labels, [suit[0]], soft))
+
+
+def _bitmap(labels: np.ndarray, ids: list[int], soft: np.ndarray) -> np.ndarray:
+    mask = np.isin(labels, ids)
+    ys, xs = np.nonzero(mask)
+    crop = (soft * mask)[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return cv2.resize(crop.astype(np.float32), GLYPH, interpolation=cv2.INTER_AREA)
+
+
+def features(bitmap: np.ndarray) -> np.ndarray:
+    """HOG (block-normalised orientation histograms) plus the glyph at quarter size.
+
+    Written out here because this OpenCV build has no HOGDescriptor; a few dozen microseconds a glyph.
+    """
+    img = np.asarray(bitmap, np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    mag = np.hypot(gx, gy)
+    b = (np.arctan2(gy, gx) % np.pi * (BINS / np.pi)).astype(np.int32) % BINS
+    h, w = img.shape
+    ch, cw = h // CELL, w // CELL
+    cell = (np.arange(h)[:, None] // CELL * cw + np.arange(w)[None, :] // CELL)
+    hist = np.bincount((cell * BINS + b).ravel(), weights=mag.ravel(), minlength=ch * cw * BINS)
+    hist = hist.reshape(ch, cw, BINS)
+    blocks = np.concatenate([hist[:-1, :-1], hist[1:, :-1], hist[:-1, 1:], hist[1:, 1:]], axis=2)
+    blocks /= np.sqrt((blocks * blocks).sum(axis=2, keepdims=True)) + 1e-3
+    small = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return np.concatenate([blocks.ravel(), small.ravel()]).astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexModel:
+    """Two softmax layers (weights with a bias row) over HOG features, and the feature standardisation."""
+
+    rank_w: np.ndarray
+    suit_w: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+
+    def probs(self, g: IndexGlyphs) -> tuple[np.ndarray, np.ndarray]:
+        return self._softmax(g.rank, self.rank_w), self._softmax(g.suit, self.suit_w)
+
+    def _softmax(self, bitmap: np.ndarray, w: np.ndarray) -> np.ndarray:
+        x = (features(bitmap) - self.mean) / self.scale
+        z = x @ w[:-1] + w[-1]
+        e = np.exp(z - z.max())
+        return np.asarray(e / e.sum())
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, rank_w=self.rank_w.astype(np.float16),
+                            suit_w=self.suit_w.astype(np.float16), mean=self.mean.astype(np.float32),
+                            scale=self.scale.astype(np.float32))
+
+
+@functools.lru_cache(maxsize=1)
+def load_model(path: Path = MODEL_PATH) -> IndexModel | None:
+    """The committed model, or None when the file is missing (then no codes are read)."""
+    if not path.exists():
+        return None
+    with np.load(path) as d:
+        return IndexModel(rank_w=d["rank_w"].astype(np.float32), suit_w=d["suit_w"].astype(np.float32),
+                          mean=d["mean"], scale=d["scale"])
+
+
+def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = None) -> str | None:
+    """The card code read from its index corners, or None when no reading is confident.
+
+    All four corners are tried: the two index corners of a portrait card vote together, and the other
+    pair covers a card whose long side the photo shows shorter (stretched images, steep perspective).
+    """
+    model = model or load_model()
+    if model is None:
+        return None
+    best: tuple[float, str] | None = None
+    for pair in ((0, 2), (1, 3)):
+        rp = np.zeros(len(RANKS), np.float32)
+        sp = np.zeros(len(SUITS), np.float32)
+        seen = 0
+        for corner in pair:
+            g = extract(index_roi(frame, quad, corner))
+            if g is None:
+                continue
+            r, s = model.probs(g)
+            rp += r
+            sp += s
+            seen += 1
+        if not seen:
+            continue
+        rp /= seen
+        sp /= seen
+        conf = float(rp.max() * sp.max())
+        code = RANKS[int(np.argmax(rp))] + SUITS[int(np.argmax(sp))]
+        if best is None or conf > best[0]:
+            best = (conf, code)
+    return best[1] if best is not None and best[0] >= MIN_CONFIDENCE else None

@@ -1,0 +1,427 @@
+"""Single-frame card finding with no calibration: any table colour, white or dark decks, touching cards.
+
+A card is a region of near-uniform border colour with a rectangular outline of card shape. Neither the
+table nor the deck colour is known, so the grey image is cut at several levels in both polarities (cards
+lighter than the table, or darker), and every connected region that is a filled rectangle of card
+proportions is a card. Regions several cards large that are not rectangles are touching or overlapping
+cards: they are split with the outline-corner search of `detect._split`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from controller.vision.detect import (
+    CARD_ASPECT,
+    DetectedCard,
+    Detection,
+    VisionModel,
+    _Blob,
+    _locate,
+    _poly_basis,
+    _refine,
+    _seg_dist,
+    _split,
+    min_channel,
+    portrait,
+)
+from controller.vision.index import read_code
+
+WORK_LONG = 320  # cards are found on a frame scaled to this long side (speed); corners are refined after
+LEVELS = 7  # grey levels per polarity
+FILL_MIN = 0.86  # contour area / its min-area rectangle, for a whole card (rounded corners, blur)
+ASPECT = (1.0, 2.0)  # long/short: wide because real photos are often stretched (src1: up to ×1.33)
+MIN_LONG = 0.06  # card long side as a fraction of the frame's long side
+MAX_AREA = 0.4  # a card covers at most this share of the frame (close-ups)
+SAME = 0.5  # IoU above which two rectangles are the same card
+EDGE_MIN = 10.0  # colour step (grey levels) across three of a card's four sides; a level's cut through a
+# smooth shade of the table (a pool of light) has almost none
+_T = np.linspace(0.15, 0.85, 9, dtype=np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    quad: np.ndarray  # 4×2 frame pixels, portrait order
+    fill: float  # rectangularity of the region it came from (1.0 for split cards is not claimed: 0.0)
+    dark: bool  # found as a region darker than its surroundings (a dark deck)
+
+
+def _levels(gray: np.ndarray) -> np.ndarray:
+    """Cut levels spread over the grey values the frame has, plus levels between the table's common
+    greys (quantiles), where low-contrast cards (white on a light desk) separate from it."""
+    sample = gray[::4, ::4]
+    lo, hi = np.percentile(sample, (1, 99.5))
+    even = np.linspace(lo, hi, LEVELS + 2)[1:-1]
+    return np.unique(np.concatenate([even, np.percentile(sample, (10, 90, 97))]).round())
+
+
+def _rect_of(contour: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+    """(quad, fill, long side) when a contour is a filled convex quadrilateral of card proportions.
+
+    A quadrilateral, not a rotated rectangle: perspective and stretched photos make cards trapezoids and
+    parallelograms. Rounded corners and blur cost a little fill, so the bar is below 1.
+    """
+    area = cv2.contourArea(contour)
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.02, 0.035, 0.05, 0.07):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) <= 4:
+            quad = approx
+            break
+    if quad is None or len(quad) != 4:
+        return None
+    q = quad.reshape(4, 2).astype(np.float32)
+    qa = cv2.contourArea(q)
+    if qa < 1:
+        return None
+    fill = min(area, qa) / max(area, qa)
+    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    long = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    if fill < FILL_MIN or short < 6 or not ASPECT[0] <= long / short <= ASPECT[1]:
+        return None
+    if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) \
+            or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
+        return None  # opposite sides of a card differ little even in steep perspective
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    tol = max(1.5, 0.05 * short)
+    return _refine(q, pts[_seg_dist(pts, q) < tol], tol), fill, float(long)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    if inter <= 0:
+        return 0.0
+    return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter))
+
+
+def edge_contrast(img: np.ndarray, quad: np.ndarray) -> float:
+    """The colour step across the quad's outline on its third-strongest side (a card on top hides one side
+    of the card below)."""
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(axis=0)
+    short = min(np.hypot(*(q[1] - q[0])), np.hypot(*(q[2] - q[1])))
+    d = max(1.5, 0.06 * float(short))
+    steps = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        pts = a + _T[:, None] * (b - a)
+        n = np.float32([-(b - a)[1], (b - a)[0]])
+        n /= max(float(np.hypot(*n)), 1e-6)
+        if float((centre - a) @ n) < 0:
+            n = -n
+        vin, vout = _sample3(img, pts + d * n), _sample3(img, pts - d * n)
+        steps.append(float(np.median(np.abs(vin - vout).max(axis=1))))
+    return sorted(steps)[1]
+
+
+def _sample3(img: np.ndarray, p: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    xi = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(p[:, 1]).astype(int), 0, h - 1)
+    return img[yi, xi].astype(np.float32)
+
+
+def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area: float
+                ) -> tuple[list[tuple[np.ndarray, float, bool]], list[tuple[np.ndarray, bool]]]:
+    """Rectangles (box, fill, dark) and larger non-rectangular regions (contour, dark) at every level."""
+    rects: list[tuple[np.ndarray, float, bool]] = []
+    groups: list[tuple[np.ndarray, bool]] = []
+    for t in _levels(gray):
+        for dark in (False, True):
+            mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
+            _, binary = cv2.threshold(gray, float(t), 255, mode)
+            contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            for c in contours:
+                x, y, w, h = cv2.boundingRect(c)
+                if w * h < min_area or w * h > 4 * max_area:
+                    continue
+                area = cv2.contourArea(c)
+                if area < min_area:
+                    continue
+                r = _rect_of(c) if area <= max_area else None
+                if r is not None and edge_contrast(colour, r[0]) >= EDGE_MIN:
+                    rects.append((r[0], r[1], dark))
+                elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):
+                    groups.append((c, dark))
+    return rects, groups
+
+
+def _touches_border(x: int, y: int, w: int, h: int, shape: tuple[int, ...]) -> bool:
+    return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
+
+
+def _nms(rects: list[tuple[np.ndarray, float, bool]]) -> list[tuple[np.ndarray, float, bool]]:
+    """One rectangle per card. Each level finds a card again: keep the best-filled, except that a card
+    beats a rectangle inside it (a back's coloured field, a court's picture frame)."""
+    out: list[tuple[np.ndarray, float, bool]] = []
+    for r in sorted(rects, key=lambda r: -r[1]):
+        clash = [i for i, o in enumerate(out) if _iou(r[0], o[0]) >= SAME]
+        if not clash:
+            out.append(r)
+        elif all(_holds(r[0], out[i][0], 0.95) for i in clash):
+            for i in sorted(clash, reverse=True):
+                del out[i]
+            out.append(r)
+    # A rectangle holding two or more others is a block of touching cards' outline, not a card.
+    return [r for r in out if sum(_holds(r[0], o[0]) for o in out if o is not r) < 2]
+
+
+def _holds(big: np.ndarray, small: np.ndarray, most: float = 0.7) -> bool:
+    """`small` lies (almost) inside `big` and is clearly smaller than it."""
+    a_big, a_small = cv2.contourArea(big), cv2.contourArea(small)
+    return a_small < most * a_big and _overlap(big, small) >= 0.8 * a_small
+
+
+def find_cards(frame: np.ndarray) -> tuple[list[Found], float]:
+    """Every card quadrilateral in the frame (frame pixels) and the typical card long side."""
+    fh, fw = frame.shape[:2]
+    scale = min(1.0, WORK_LONG / max(fh, fw))
+    small = cv2.resize(frame, (round(fw * scale), round(fh * scale)), interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    side = max(gray.shape)
+    min_area = (MIN_LONG * side) ** 2 / CARD_ASPECT
+    max_area = MAX_AREA * gray.shape[0] * gray.shape[1]
+    rects, groups = _components(gray, small, min_area, max_area)
+    cards = _nms(rects)
+    longs = [_long_side(r[0]) for r in cards]
+    long = float(np.median(longs)) if longs else 0.2 * side
+    # Cards smaller than half the typical card are pips or print on a card (a big ace's suit), not cards.
+    cards = [r for r, ln in zip(cards, longs, strict=True) if ln > 0.55 * long]
+    cards, unions = _pairs_apart(cards)
+    groups += [(np.round(u).astype(np.int32).reshape(-1, 1, 2), d) for u, d in unions]
+    full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if scale < 1 else gray
+    search = max(2.0, 2.5 / scale)
+    found = [Found(quad=portrait(refine_quad(full, r[0] / scale, search)), fill=r[1], dark=r[2])
+             for r in cards]
+    found += _split_groups(groups, [r[0] for r in cards], long, frame, small, scale)
+    return found, long / scale
+
+
+_TR = np.linspace(0.12, 0.88, 14, dtype=np.float32)
+
+
+def refine_quad(gray: np.ndarray, quad: np.ndarray, search: float) -> np.ndarray:
+    """Move each side onto the strongest grey step within `search` pixels of it (full resolution), then
+    intersect the fitted sides: the work-resolution outline is a few frame pixels off."""
+    q = np.asarray(quad, np.float32)
+    offs = np.arange(-np.ceil(search), np.ceil(search) + 1, dtype=np.float32)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        u = (b - a) / max(float(np.hypot(*(b - a))), 1e-6)
+        n = np.float32([-u[1], u[0]])
+        if float((q.mean(axis=0) - a) @ n) < 0:
+            n = -n  # inward
+        pts = a + _TR[:, None] * (b - a)  # T×2
+        probe = pts[:, None, :] + offs[None, :, None] * n  # T×S×2, from outside in
+        prof = _sample1(gray, probe.reshape(-1, 2)).reshape(len(_TR), len(offs))
+        step = np.abs(np.diff(prof, axis=1))
+        # The card's edge is the strong step nearest the coarse outline: print near the edge (an index)
+        # or a neighbouring card's edge across a narrow gap can step harder.
+        strong_enough = step >= 0.5 * step.max(axis=1, keepdims=True)
+        near = np.abs(offs[:-1] + 0.5)[None, :] + np.where(strong_enough, 0, 1e3)
+        k = np.argmin(near, axis=1)
+        strong = step[np.arange(len(_TR)), k] > 12
+        if strong.sum() < 5:
+            lines.append((a, u))
+            continue
+        best = pts[strong] + ((offs[k[strong]] + 0.5)[:, None]) * n
+        vx, vy, x0, y0 = cv2.fitLine(best.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float32)
+        if abs(float(np.linalg.det(m))) < 1e-3:
+            out.append(q[i])
+            continue
+        t = np.linalg.solve(m, p2 - p1)
+        corner = p1 + t[0] * d1
+        out.append(corner if np.hypot(*(corner - q[i])) < 3 * search else q[i])
+    return np.array(out, np.float32)
+
+
+def _sample1(img: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a grey image at points (sub-pixel edges need more than nearest pixels)."""
+    m = p.reshape(1, -1, 2).astype(np.float32)
+    out = cv2.remap(img, m[..., 0], m[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(-1).astype(np.float32)
+
+
+def _long_side(q: np.ndarray) -> float:
+    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
+def _area(q: np.ndarray) -> float:
+    return float(cv2.contourArea(np.asarray(q, np.float32)))
+
+
+def _pairs_apart(cards: list[tuple[np.ndarray, float, bool]]
+                 ) -> tuple[list[tuple[np.ndarray, float, bool]], list[tuple[np.ndarray, bool]]]:
+    """Rectangles much larger than the typical clean card (one of card aspect) are two cards squared up
+    on each other (a hole pair): they go to the splitter instead."""
+    clean = [_area(r[0]) for r in cards if 1.25 <= _aspect(r[0]) <= 1.65]
+    if len(clean) < 2:
+        return cards, []
+    typical = float(np.median(clean))
+    keep = [r for r in cards if _area(r[0]) <= 1.3 * typical]
+    return keep, [(r[0], r[2]) for r in cards if _area(r[0]) > 1.3 * typical]
+
+
+def _aspect(q: np.ndarray) -> float:
+    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(a, b) / max(min(a, b), 1e-6))
+
+
+def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarray], long: float,
+                  frame: np.ndarray, small: np.ndarray, scale: float) -> list[Found]:
+    """Cards in regions of touching cards that no whole-card rectangle explains."""
+    out: list[Found] = []
+    taken = list(singles)
+    minch: np.ndarray | None = None
+    for contour, dark in sorted(groups, key=lambda g: -cv2.contourArea(g[0])):
+        area = cv2.contourArea(contour)
+        if not 1.3 * long * long / CARD_ASPECT < area < 8 * long * long / CARD_ASPECT:
+            continue
+        hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
+        covered = sum(_overlap(hull, q) for q in taken)
+        if covered > 0.5 * area:
+            continue
+        if minch is None:
+            minch = min_channel(frame) if not dark else 255 - _max_channel(frame)
+        x, y, w, h = cv2.boundingRect(contour)
+        filled = np.zeros((h + 2, w + 2), np.uint8)
+        cv2.drawContours(filled, [contour - [x - 1, y - 1]], -1, 1, -1)
+        blob = _Blob(contour=contour.reshape(-1, 2).astype(np.float32), filled=filled, origin=(x - 1, y - 1),
+                     area=area)
+        for q in _split(blob, long, minch, scale):
+            if all(_iou(q, t) < 0.3 for t in taken) and edge_contrast(small, q) >= EDGE_MIN:
+                taken.append(q)
+                out.append(Found(quad=portrait(q / scale), fill=0.0, dark=dark))
+    return out
+
+
+def _overlap(hull: np.ndarray, quad: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(hull, np.asarray(quad, np.float32))
+    return float(max(inter, 0.0))
+
+
+def _max_channel(frame: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(frame)
+    return cv2.max(cv2.max(b, g), r)
+
+
+# ---------------------------------------------------------------- face up / down from content
+
+FACE = (32, 44)  # canonical card (w, h) for the face test
+INK = 40.0  # colour distance (grey levels) from the card's own border colour that counts as print
+
+
+@dataclass(frozen=True, slots=True)
+class FaceFeatures:
+    ink: float  # share of the centre (inset 20 %) printed: differs from the card's border colour
+    cell_min: float  # least printed of 3×4 centre cells (a back's pattern fills every cell)
+    cell_max: float
+    asym: float  # print in the index diagonal's corners (TL, BR) minus the other two: a face's index
+    mirror: float  # correlation of the card with its left-right mirror image: backs are symmetric
+
+
+def canonical(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    w, h = size
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    hom = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(frame, hom, size, flags=cv2.INTER_AREA)
+
+
+def face_features(frame: np.ndarray, quad: np.ndarray) -> FaceFeatures:
+    card = canonical(frame, quad, FACE).astype(np.int16)
+    ring = np.concatenate([card[1:3, 3:-3].reshape(-1, 3), card[-3:-1, 3:-3].reshape(-1, 3),
+                           card[3:-3, 1:3].reshape(-1, 3), card[3:-3, -3:-1].reshape(-1, 3)])
+    paper = np.median(ring, axis=0).astype(np.int16)
+    ink = np.abs(card - paper).max(axis=2) > INK
+    centre = ink[9:-9, 6:-6]
+    ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
+    cells = centre[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).mean(axis=(1, 3))
+    tl, tr = ink[2:13, 2:9].mean(), ink[2:13, -9:-2].mean()
+    bl, br = ink[-13:-2, 2:9].mean(), ink[-13:-2, -9:-2].mean()
+    grey = card[3:-3, 3:-3].mean(axis=2).astype(np.float32)
+    g0 = grey - grey.mean()
+    m0 = g0[:, ::-1]
+    den = float(np.sqrt((g0 * g0).sum() * (m0 * m0).sum()))
+    mirror = float((g0 * m0).sum()) / den if den > 1e-3 else 1.0
+    return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()), cell_max=float(cells.max()),
+                        asym=float((tl + br - tr - bl) / 2), mirror=mirror)
+
+
+FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
+
+
+def smooth_table_share(frame: np.ndarray) -> float:
+    """Share of a coarse grid that one colour field with smooth light (quadratic in log colour) explains:
+    high on felt, low on a desk with a keyboard, a wood grain or a table edge in view."""
+    small = cv2.resize(frame, (32, 24), interpolation=cv2.INTER_AREA)
+    f = np.log(small.astype(np.float32) + 8.0).reshape(-1, 3)
+    gy, gx = np.mgrid[0:24, 0:32]
+    a = _poly_basis((gx / 32 - 0.5).ravel().astype(np.float32), (gy / 24 - 0.5).ravel().astype(np.float32))
+    keep = np.ones(len(a), bool)
+    for _ in range(4):
+        coef = np.linalg.lstsq(a[keep], f[keep], rcond=None)[0]
+        keep = np.abs(f - a @ coef).max(axis=1) < 0.12
+        if keep.sum() < 12:
+            return 0.0
+    return float(keep.mean())
+
+
+def _felt_cards(frame: np.ndarray, found: list[Found]) -> list[Found]:
+    """Cards the felt-model pipeline finds that the level cuts missed: on a smooth table it splits
+    overlapping white-bordered cards (hole pairs) far better than outline cuts at work resolution."""
+    if smooth_table_share(frame) < FELT_SHARE:
+        return []
+    groups, _, _ = _locate(frame, VisionModel())
+    out: list[Found] = []
+    for g in groups:
+        if len(g.quads) == 1 and any(_iou(g.quads[0], f.quad) >= 0.3 for f in found):
+            continue
+        for q in g.quads:
+            if any(_iou(q, f.quad) >= 0.5 for f in found):
+                continue
+            out.append(Found(quad=q, fill=0.0, dark=False))
+    return out
+
+
+PLAIN = 0.04  # centre print below this: a plain back (or a blank region)
+FIELD = 0.9  # centre print above this in every cell: a field of colour or pattern inside the border
+INDEX = 0.15  # print in the index corners beyond the other two corners: a face, whatever the centre
+
+
+def is_face_up(f: FaceFeatures) -> bool:
+    """A face shows its index in two opposite corners and its border colour (paper) between pips or round
+    a picture; a back is plain, or one field of colour or pattern over its whole centre. Courts keep
+    paper round the picture and an index, so they stay faces."""
+    if f.asym > INDEX:
+        return True
+    if f.ink < PLAIN:
+        return False
+    return not (f.ink > FIELD and f.cell_min > 0.75)
+
+
+def detect_single(frame: np.ndarray) -> Detection:
+    """Every card in an uncalibrated frame, face up or down; the board is the row of face-up cards."""
+    found, long = find_cards(frame)
+    found += _felt_cards(frame, found)
+    cards = []
+    for f in found:
+        feats = face_features(frame, f.quad)
+        up = is_face_up(feats)
+        cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
+                                  card=read_code(frame, f.quad) if up else None))
+    return Detection(cards=tuple(cards), card_long_px=long)

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Train the corner-index classifier (controller/vision/index.py) from rendered glyphs; reproducible.
+
+Every sample is an index area drawn from scratch: a rank in one of OpenCV's Hershey fonts (plain, bold,
+serif, italic), the project's suit shapes under it, light paper with red/black print or a dark deck with
+gold/silver print, then photo-like damage: rotation, shear, scale, a low camera resolution (down- and
+up-sampled), blur, noise, uneven light, JPEG. The same `extract` that reads real cards cuts the glyphs, so
+training sees what detection sees. Needs only opencv + numpy (the runtime dependencies).
+
+    PYTHONPATH=. python scripts/train_glyphs.py [--samples 12000] [--seed 1] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+
+from controller.vision.index import (
+    MODEL_PATH,
+    PX_MM,
+    RANKS,
+    ROI_MM,
+    SUITS,
+    IndexModel,
+    extract,
+    features,
+)
+from controller.vision.render import draw_suit
+
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+         cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
+HI = 12.0  # px per mm the index is drawn at before the camera's resolution is simulated
+
+
+def _colours(rng: np.random.Generator, suit: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(paper, ink) BGR: mostly white decks; a quarter dark decks with light print."""
+    red = suit in "hd"
+    if rng.random() < 0.25:
+        paper = tuple(int(v) for v in rng.integers(5, 60, 3))
+        gold = (40, 150, 200) if red else (190, 190, 190)
+        ink = tuple(int(np.clip(v + rng.integers(-30, 30), 0, 255)) for v in gold)
+    else:
+        base = int(rng.integers(170, 256))
+        paper = tuple(int(np.clip(base + rng.integers(-15, 15), 0, 255)) for _ in range(3))
+        ink = (int(rng.integers(20, 70)), int(rng.integers(20, 60)), int(rng.integers(150, 230))) if red \
+            else tuple(int(v) for v in rng.integers(10, 60, 3))
+    return paper, ink  # type: ignore[return-value]
+
+
+def draw_index(rng: np.random.Generator, rank: str, suit: str) -> np.ndarray:
+    """One index area at HI px/mm (ROI_MM size), rank above suit."""
+    x0, y0, x1, y1 = ROI_MM
+    w, h = round((x1 - x0) * HI), round((y1 - y0) * HI)
+    paper, ink = _colours(rng, suit)
+    img = np.full((h, w, 3), paper, np.uint8)
+    text = "10" if rank == "T" else rank
+    font = int(rng.choice(FONTS)) | (cv2.FONT_ITALIC if rng.random() < 0.1 else 0)
+    thick = int(rng.integers(1, 4)) * round(HI / 6)
+    rank_h = rng.uniform(5.5, 10.5) * HI
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
+    scale = min(rank_h / th, rng.uniform(8.5, 12.0) * HI / tw)
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    cx = rng.uniform(5.0, 8.5) * HI
+    top = rng.uniform(1.5, 5.0) * HI
+    cv2.putText(img, text, (round(cx - tw / 2), round(top + th)), font, scale, ink, thick, cv2.LINE_AA)
+    size = rng.uniform(4.0, 8.0) * HI
+    sy = top + th + rng.uniform(0.6, 2.5) * HI + size / 2
+    draw_suit(img, suit, cx + rng.uniform(-1, 1) * HI, sy, size, ink)
+    if rng.random() < 0.3:  # the top of a pip or a court's frame further down the card
+        pip = rng.uniform(8, 12) * HI
+        draw_suit(img, suit, w + rng.uniform(0, 4) * HI, h - rng.uniform(0, 3) * HI, pip, ink)
+    return img
+
+
+def damage(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Photo-like damage, returned at PX_MM (what index_roi delivers)."""
+    h, w = img.shape[:2]
+    ang = rng.uniform(-6, 6)
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), ang, rng.uniform(0.92, 1.08))
+    m[0, 1] += rng.uniform(-0.08, 0.08)
+    m[:, 2] += rng.uniform(-1.2, 1.2, 2) * HI
+    paper = tuple(int(v) for v in np.median(img.reshape(-1, 3), axis=0))
+    img = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=paper)
+    cam = rng.uniform(1.0, PX_MM)  # the camera's resolution on the card, px per mm
+    small = cv2.resize(img, (max(4, round(w * cam / HI)), max(4, round(h * cam / HI))),
+                       interpolation=cv2.INTER_AREA)
+    out = cv2.resize(small, (round(w * PX_MM / HI), round(h * PX_MM / HI)), interpolation=cv2.INTER_LINEAR)
+    out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.2))
+    f = out.astype(np.float32)
+    ramp = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), out.shape[1], dtype=np.float32)
+    f *= ramp[None, :, None] * rng.uniform(0.9, 1.1, 3)[None, None, :].astype(np.float32)
+    f += rng.normal(0, rng.uniform(1, 8), f.shape).astype(np.float32)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else out
+
+
+def dataset(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features of rank and suit glyphs and their labels for `n` drawn indices (unreadable ones skipped)."""
+    rng = np.random.default_rng(seed)
+    xr, xs, yr, ys = [], [], [], []
+    for i in range(n):
+        rank, suit = RANKS[i % len(RANKS)], SUITS[(i // len(RANKS)) % len(SUITS)]
+        g = extract(damage(rng, draw_index(rng, rank, suit)))
+        if g is None:
+            continue
+        xr.append(features(g.rank))
+        xs.append(features(g.suit))
+        yr.append(RANKS.index(rank))
+        ys.append(SUITS.index(suit))
+    return np.array(xr), np.array(xs), np.array([yr, ys])
+
+
+def softmax_fit(x: np.ndarray, y: np.ndarray, classes: int, seed: int, epochs: int = 40,
+                l2: float = 1e-3) -> np.ndarray:
+    """Multinomial logistic regression by mini-batch gradient descent with momentum; weights + bias row."""
+    rng = np.random.default_rng(seed)
+    n, d = x.shape
+    w = np.zeros((d + 1, classes), np.float32)
+    v = np.zeros_like(w)
+    xb = np.hstack([x, np.ones((n, 1), np.float32)])
+    onehot = np.eye(classes, dtype=np.float32)[y]
+    lr = 0.05
+    for _ in range(epochs):
+        for idx in np.array_split(rng.permutation(n), max(1, n // 256)):
+            z = xb[idx] @ w
+            p = np.exp(z - z.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            grad = xb[idx].T @ (p - onehot[idx]) / len(idx) + l2 * w
+            v = 0.9 * v - lr * grad
+            w += v
+        lr *= 0.93
+    return w
+
+
+def accuracy(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    z = x @ w[:-1] + w[-1]
+    return float((z.argmax(axis=1) == y).mean())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--samples", type=int, default=12000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    t0 = time.perf_counter()
+    xr, xs, y = dataset(args.samples, args.seed)
+    vr, vs, vy = dataset(args.samples // 5, args.seed + 1000)  # held-out draws, never trained on
+    mean = np.concatenate([xr, xs]).mean(axis=0)
+    scale = np.concatenate([xr, xs]).std(axis=0) + 1e-3
+    norm = [(a - mean) / scale for a in (xr, xs, vr, vs)]
+    rank_w = softmax_fit(norm[0], y[0], len(RANKS), args.seed)
+    suit_w = softmax_fit(norm[1], y[1], len(SUITS), args.seed)
+    model = IndexModel(rank_w=rank_w, suit_w=suit_w, mean=mean.astype(np.float32),
+                       scale=scale.astype(np.float32))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(args.out)
+    print(f"{len(xr)} training / {len(vr)} held-out glyph pairs "
+          f"(of {args.samples} + {args.samples // 5} drawn), "
+          f"{time.perf_counter() - t0:.0f} s")
+    print(f"held-out accuracy: rank {accuracy(norm[2], vy[0], rank_w):.3f}, "
+          f"suit {accuracy(norm[3], vy[1], suit_w):.3f}")
+    print(f"{args.out}: {args.out.stat().st_size / 1024:.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()
