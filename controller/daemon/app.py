@@ -14,6 +14,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,16 @@ class _Stop(Exception):
     """Raised inside the task group to end it after a graceful stop was requested."""
 
 
-def alert_message(alert: Alert) -> Message:
-    return Message(key=f"alert:{alert.id}", topic="alerts", payload=alert.dumps().encode())
+def alert_message(alert: Alert, epoch: float) -> Message:
+    """The published alert: the contract's fields plus `ts`, the absolute time (ISO 8601, UTC) of `t`,
+    which counts seconds from the session's epoch (docs/interfaces.md, "Alert time")."""
+    body = {**alert.to_json(), "ts": iso_utc(epoch + alert.t)}
+    return Message(key=f"alert:{alert.id}", topic="alerts",
+                   payload=json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def iso_utc(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def hand_message(table: str, session: str, summary: HandSummary) -> Message:
@@ -157,7 +166,7 @@ class Daemon:
         for out in outcomes:
             if isinstance(out, Alert):
                 self.alerts += 1
-                msgs.append(alert_message(out))
+                msgs.append(alert_message(out, self.session.epoch))
             elif isinstance(out, HandSummary):
                 msgs.append(hand_message(self.cfg.table.id, self.session.name, out))
         try:
@@ -185,7 +194,7 @@ class Daemon:
             self.process(self.queue.get_nowait())
 
     def raise_health(self, alert: Alert) -> None:
-        self.outbox.record([alert_message(alert)])
+        self.outbox.record([alert_message(alert, self.session.epoch)])
         for obs in self.observers:
             obs(None, [alert])
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from controller.core.alerts import FAULT_SEVERITIES, SEVERITIES
 from controller.floor.hub import Hub
+from controller.floor.replay import Timelines
 from controller.floor.store import Store
 
 log = logging.getLogger("cardtable.floor")
@@ -66,6 +67,7 @@ class Ingest:
         self._open: dict[str, dict[str, int]] = {}
         self._latest: dict[str, tuple[dict[str, Any], float]] = {}  # newest state per table, and when
         self._written: dict[str, float] = {}  # the time of the state last written to the store
+        self.timelines = Timelines()  # per hand states: replay, the state at an alert, dealer per hand
         self.counts = {"alerts": 0, "duplicates": 0, "state": 0, "hands": 0, "status": 0, "rejected": 0}
 
     async def load(self) -> None:
@@ -76,6 +78,11 @@ class Ingest:
 
     def dealer(self, table: str) -> str | None:
         return self._state_dealers.get(table) or self._config_dealers.get(table)
+
+    def dealer_of_hand(self, table: str, hand: Any) -> str | None:
+        """The dealer of that hand (from its states), else the table's current one."""
+        number = hand if isinstance(hand, int) and not isinstance(hand, bool) else None
+        return self.timelines.dealer(table, number) or self.dealer(table)
 
     def _note_dealer(self, table: str, state: Any) -> None:
         if isinstance(state, dict) and isinstance(state.get("dealer"), str | int) and str(state["dealer"]):
@@ -117,7 +124,7 @@ class Ingest:
         if alert.get("table") != table:
             # The topic is what the broker's ACL vouches for; the payload's table must agree with it.
             alert = {**alert, "table": table}
-        dealer, received = self.dealer(table), self._clock()
+        dealer, received = self.dealer_of_hand(table, alert.get("hand")), self._clock()
         seq = await self._store.add_alert(alert, dealer=dealer, received=received)
         if seq is None:
             self.counts["duplicates"] += 1
@@ -147,6 +154,9 @@ class Ingest:
         now = self._clock()
         self.counts["state"] += 1
         self._hub.publish({"type": "state", "table": table, "state": clean, "at": now})
+        finished = self.timelines.add(table, clean, now)
+        if finished is not None:
+            await self._store.save_replay(table, finished[0], finished[1], now)
         # A table sends a state per event (hundreds a minute); writing each would queue alerts behind them.
         # The newest state is kept here and written at most every STATE_WRITE_S per table (the broker keeps
         # it retained as well, so a crash loses nothing that a resubscribe does not bring back).
@@ -192,7 +202,8 @@ class Ingest:
         self._hub.publish({"type": "status", "table": table, "status": text, "at": now})
 
     async def _hand(self, table: str, summary: dict[str, Any]) -> None:
-        if await self._store.add_hand(table, summary, dealer=self.dealer(table), received=self._clock()):
+        dealer = self.dealer_of_hand(table, summary.get("hand"))
+        if await self._store.add_hand(table, summary, dealer=dealer, received=self._clock()):
             self.counts["hands"] += 1
             self._hub.publish({"type": "hand", "table": table, "hand": summary.get("hand")})
         else:
