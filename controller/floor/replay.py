@@ -50,7 +50,7 @@ class Timelines:
         hands = self._tables.get(table)
         return None if hands is None else hands.get(hand)
 
-    def state_at(self, table: str, hand: int, at: float, slack: float = 0.25) -> Frame | None:
+    def state_at(self, table: str, hand: int, at: float, slack: float = 0.05) -> Frame | None:
         """The last frame of `hand` seen by `at` (+ slack: the state of the alert's own event arrives just
         after the alert), else the first frame of the hand."""
         frames = self.frames(table, hand) or []

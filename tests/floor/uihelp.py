@@ -22,8 +22,10 @@ from tests.floor.publisher import PREFIX
 from tests.floor.test_e2e import _start_service, _stop_service
 
 UI_PASSWORDS = {**PASSWORDS, "sven": "sven-super-pw", "greta": "greta-floor-pw"}
-_EXTRA = {"sven": {"hash": hash_password(UI_PASSWORDS["sven"], n=2**12), "role": "supervisor"},
-          "greta": {"hash": hash_password(UI_PASSWORDS["greta"], n=2**12), "role": "floor", "lang": "de"}}
+_EXTRA = {
+    "sven": {"hash": hash_password(UI_PASSWORDS["sven"], n=2**12), "role": "supervisor"},
+    "greta": {"hash": hash_password(UI_PASSWORDS["greta"], n=2**12), "role": "floor", "lang": "de"},
+}
 
 
 def ui_config(store: dict[str, Any], broker_port: int, **web: Any) -> Any:
@@ -44,8 +46,13 @@ class SimPublisher:
         self.client: aiomqtt.Client | None = None
 
     async def __aenter__(self) -> SimPublisher:
-        self.client = aiomqtt.Client("127.0.0.1", self.port, username="sim", password=USERS["sim"],
-                                     identifier=f"ui-sim-{time.monotonic_ns()}")
+        self.client = aiomqtt.Client(
+            "127.0.0.1",
+            self.port,
+            username="sim",
+            password=USERS["sim"],
+            identifier=f"ui-sim-{time.monotonic_ns()}",
+        )
         await self.client.__aenter__()
         return self
 
@@ -62,7 +69,9 @@ class SimPublisher:
 
 
 @contextmanager
-def floor_service(loop: LoopThread, broker: Broker, store: dict[str, Any], **web: Any) -> Iterator[FloorService]:
+def floor_service(
+    loop: LoopThread, broker: Broker, store: dict[str, Any], **web: Any
+) -> Iterator[FloorService]:
     svc = _start_service(loop, ui_config(store, broker.port, **web))
     try:
         yield svc
@@ -81,10 +90,13 @@ def sim(loop: LoopThread, broker: Broker) -> Iterator[SimPublisher]:
 
 
 def watch(page: Any) -> dict[str, list[str]]:
-    """Record JavaScript errors and every request the page makes (to prove: one stream, no request per alert)."""
+    """Record JavaScript errors and every request the page makes (one stream, no request per alert)."""
     seen: dict[str, list[str]] = {"errors": [], "requests": []}
     page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
-    page.on("console", lambda msg: seen["errors"].append(f"{msg.text} {msg.location}") if msg.type == "error" else None)
+    page.on(
+        "console",
+        lambda msg: seen["errors"].append(f"{msg.text} {msg.location}") if msg.type == "error" else None,
+    )
     page.on("request", lambda req: seen["requests"].append(req.url))
     return seen
 

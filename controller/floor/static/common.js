@@ -74,7 +74,9 @@ const ct = (() => {
     const flushRun = () => { if (run.length) svg.append(el("svg:polyline", { points: run.join(" ") })); run = []; };
     vals.forEach((v, i) => {
       if (v === null) { flushRun(); return; }
-      run.push(`${(i * (w - 4)) / Math.max(1, vals.length - 1) + 2},${h - 2 - (v / max) * (h - 4)}`);
+      const x = (i * (w - 4)) / Math.max(1, vals.length - 1) + 2, y = h - 2 - (v / max) * (h - 4);
+      run.push(`${x},${y}`);
+      svg.append(el("svg:circle", { cx: x, cy: y, r: 1.8 }));  // a lone day shows as a dot
     });
     flushRun();
     return svg;

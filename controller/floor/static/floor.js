@@ -284,9 +284,11 @@ function sentNote(ack) {
   // Whether the table has the ruling yet (it waits in the floor's outbox while the broker is away).
   return el("span", { class: "sent " + (ack.published ? "yes" : "no") }, T(ack.published ? "sent_yes" : "sent_no"));
 }
+// A HEALTH fault (reader, camera, outbox down) stops the table's checks: it ranks with the errors.
+const pinRank = (a) => (a.code === "HEALTH" ? Math.min(RANK[a.severity], RANK.error) : RANK[a.severity]);
 function renderFeed(freshKeys) {
   const all = [...S.alerts.values()];
-  const pinned = all.filter(isOpen).sort((x, y) => RANK[x.severity] - RANK[y.severity] || alertTime(x) - alertTime(y));
+  const pinned = all.filter(isOpen).sort((x, y) => pinRank(x) - pinRank(y) || alertTime(x) - alertTime(y));
   const rest = all.filter((a) => !isOpen(a) && (S.showInfo || a.severity !== "info")).sort((x, y) => (y.floor?.seq || 0) - (x.floor?.seq || 0));
   const list = [...pinned, ...rest].slice(0, FEED_MAX);
   $("#feed").replaceChildren(...list.map((a) => feedItem(a, freshKeys && freshKeys.has(key(a.table, a.id)))));
@@ -439,7 +441,7 @@ async function openReplay(table, hand, alertId) {
   if (!r) return;
   const stepOf = (a) => {  // the last state the floor had when the alert came in (+ its own event's state)
     let i = 0;
-    r.frames.forEach((f, j) => { if (f.at <= a.floor.received + 0.25) i = j; });
+    r.frames.forEach((f, j) => { if (f.at <= a.floor.received + 0.05) i = j; });
     return i;
   };
   r.alerts.forEach((a) => { a.step = stepOf(a); });
