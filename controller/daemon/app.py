@@ -29,6 +29,7 @@ from controller.daemon.health import Health
 from controller.daemon.journal import Journal, Session, SessionClock, open_session
 from controller.daemon.outbox import Message, Outbox
 from controller.daemon.publisher import Publisher, check_tls_files, read_credentials
+from controller.hardware import signal as dealer_signal
 from controller.hardware.base import Source
 
 log = logging.getLogger("cardtable.daemon")
@@ -83,6 +84,7 @@ class Daemon:
         self.clock = SessionClock(self.session.epoch)
         self.queue: asyncio.Queue[Event] = asyncio.Queue()
         self.observers: list[Observer] = []
+        self.on_ack: list[Callable[[str], None]] = []  # alert ids the floor ruled on (the dealer signal)
         self.health = Health(table=table.id, raise_alert=self.raise_health, clock=self.clock,
                              hand=lambda: self.engine.hand, interval_s=cfg.health.interval_s)
         self.publisher: Publisher | None = None
@@ -105,6 +107,7 @@ class Daemon:
         self.acks = 0
         self._last_state = b""
         self.decks = [load_deck(p) for p in cfg.decks]  # bad deck files fail now, with one line
+        self.signal = dealer_signal.attach(self)  # the dealer's LED and buzzer, when [signal] is configured
         self._recover()
 
     # --- start-up -------------------------------------------------------------------------------------
@@ -217,6 +220,8 @@ class Daemon:
         with self.ack_log.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.acks += 1
+        for ruled in self.on_ack:
+            ruled(body["id"])
 
     # --- tasks ----------------------------------------------------------------------------------------
     async def _core(self) -> None:
