@@ -4,6 +4,7 @@ card, and the tournament default."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -34,7 +35,7 @@ def sig() -> Any:
 
 def rises(pin: Any, since: int = 0) -> int:
     states = [st.state for st in pin.states[since:]]
-    return sum(1 for a, b in zip(states, states[1:], strict=False) if not a and b)
+    return sum(1 for a, b in itertools.pairwise(states) if not a and b)
 
 
 def test_misdeal_blinks_fast_and_beeps_three_times(sig: Any) -> None:
@@ -80,7 +81,8 @@ def test_info_is_not_signalled_and_no_hole_card_is_ever_shown(sig: Any) -> None:
 
 def _daemon_config(tmp_path: Path, **signal: Any) -> Any:
     return parse_config({"state_dir": str(tmp_path / "state"), "gpio": {"pin_factory": "mock"},
-                         "mqtt": {"enabled": False}, "signal": {"led": 17, "buzzer": 18, "ack": 27, **signal}})
+                         "mqtt": {"enabled": False},
+                         "signal": {"led": 17, "buzzer": 18, "ack": 27, **signal}})
 
 
 def test_the_floor_ruling_reaches_the_signal_through_the_daemon(tmp_path: Path) -> None:
