@@ -16,6 +16,7 @@ from controller.core.events import (
     CardSeen,
     ChipsEvent,
     ConsoleEvent,
+    DealerEvent,
     DeckEvent,
     Event,
     Exposed,
@@ -71,6 +72,7 @@ class Engine:
         self.pre_blinds: dict[int, int] = {}  # chips placed between hands (blinds during the shuffle)
         self.unread_claimed: dict[str, set[str]] = {}  # zone → cards unread exposures stood for
         self.last_t = 0.0
+        self.dealer: str | None = None  # the dealer at the table (dealer event), for the floor's statistics
         self.counters: dict[int, int] = {}
         self.stats = {"events": 0, "hands": 0, "alerts": 0, "bad_events": 0, "misdeals": 0, "summaries": 0,
                       "internal_errors": 0}
@@ -80,6 +82,7 @@ class Engine:
             Exposed: self._on_card, Knock: self._on_knock, ActionEvent: self._on_betting,
             ChipsEvent: self._on_betting, PresentEvent: self._on_present, ConsoleEvent: self._on_console,
             BoardCountEvent: self._on_board_count, SessionEnd: self._on_session_end,
+            DealerEvent: self._on_dealer,
         }
 
     @property
@@ -102,6 +105,10 @@ class Engine:
             self.stats["internal_errors"] += 1
             return self._bad(event.t, f"internal error while applying a {event.TYPE} event "
                                       f"({type(exc).__name__}: {exc}); please report it with the event log")
+
+    def _on_dealer(self, ev: DealerEvent) -> list[Outcome]:
+        self.dealer = ev.dealer  # named in the public state from now on; no rule depends on it
+        return []
 
     def _on_session_end(self, ev: SessionEnd) -> list[Outcome]:
         return self._close_hand(ev.t)

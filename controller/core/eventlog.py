@@ -141,6 +141,11 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
         return _card_ref(obj, max_seat, unread_ok=kind == "exposed")
     if kind in ("knock", "session_end"):
         return {}
+    if kind == "dealer":
+        dealer = obj.get("dealer")
+        if not isinstance(dealer, str) or not 1 <= len(dealer.strip()) <= 64:
+            raise LogError("must be a dealer id (a string of 1 to 64 characters)", field="dealer")
+        return {"dealer": dealer.strip()}
     if kind in ("action", "chips", "present"):
         seat = _req_int(obj, "seat", minimum=1)
         if seat > max_seat:

@@ -30,6 +30,7 @@ GOOD = [
     {"t": 8.0, "type": "knock", "source": "tap"},
     {"t": 9.0, "type": "board_count", "zone": "board", "count": 3, "source": "camera"},
     {"t": 10.0, "type": "session_end", "source": "daemon"},
+    {"t": 11.0, "type": "dealer", "dealer": "D-017", "source": "console"},
 ]
 
 

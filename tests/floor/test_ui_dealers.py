@@ -140,3 +140,19 @@ def _json(obj: dict) -> bytes:
     import json
 
     return json.dumps(obj).encode()
+
+
+def test_the_dealer_event_names_the_dealer_in_the_public_state() -> None:
+    """The contract's `dealer` event (a dealer push): parsed, applied without any alert, and shown in the
+    state the floor books hands by; a bad one names its field."""
+    from controller.core.engine import Engine
+    from controller.core.eventlog import LogError, parse_line
+    from controller.core.state import public_state
+
+    engine = Engine(table="t1")
+    assert "dealer" not in public_state(engine)
+    assert engine.feed(parse_line('{"t": 1.0, "type": "dealer", "dealer": "D-017"}')) == []
+    assert public_state(engine)["dealer"] == "D-017"
+    with pytest.raises(LogError, match="dealer id") as err:
+        parse_line('{"t": 2.0, "type": "dealer", "dealer": ""}', line=7)
+    assert err.value.field == "dealer" and err.value.line == 7
