@@ -491,7 +491,7 @@ def _german(browser: Any, base: str) -> None:
         text = page.locator("#alert-detail").inner_text()
         assert "Abhilfe" in text and "Karte beiseitelegen; Flop-Runde beenden" in text
         assert "Ein zu früher Turn wird beiseitegelegt (000 §2.6" in text
-        assert page.locator("#asof").inner_text().startswith("Stand Hand 7, flop")
+        assert page.locator("#asof").inner_text().startswith("Stand Hand 7, Flop")
         page.goto(base + "/?lang=en")  # a user may switch for one page
         page.wait_for_function("() => window.cardtable.snapshots >= 1")
         assert page.locator("#tab-history").inner_text() == "History"

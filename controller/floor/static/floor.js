@@ -89,6 +89,9 @@ function fmtAge(sec) {
 const ageEl = (t) => el("span", { class: "age", "data-t": String(t) }, fmtAge(Date.now() / 1000 - t));
 const whenEl = (a) => el("span", { class: "when" }, el("time", { datetime: a.ts || "" }, ct.fmtTime(alertTime(a))), " · ", ageEl(alertTime(a)));
 const sevEl = (s) => el("span", { class: "sev " + s }, ct.sev(s));
+// Streets and seat states in the page's language (an unknown value from a newer daemon is shown as sent).
+const streetName = (s) => (s ? (ct.L.ui["street_" + s] ?? s) : "–");
+const seatName = (s) => (s ? (ct.L.ui["seat_" + s.replace("-", "_")] ?? s) : "");
 // Alert text in the page's language: English is the daemon's own message; another language composes the
 // code's title with the alert's seat and cards (the daemon's free-text details stay for our own codes).
 function alertText(a) {
@@ -144,7 +147,7 @@ function seatsTable(st, known) {
     seats.map((s) => el("tr", { class: `${s.seat === st.to_act ? "toact" : ""} ${seatStatus(s) === "folded" ? "folded" : ""}` },
       el("td", {}, s.seat, s.seat === st.button ? " (D)" : ""), el("td", {}, s.player ?? "–", " ", holeEl(s, known && known[String(s.seat)])),
       el("td", { class: "num" }, fmtChips(s.stack)), el("td", { class: "num" }, s.bet ? fmtChips(s.bet) : ""),
-      el("td", {}, seatStatus(s)))));
+      el("td", {}, seatName(seatStatus(s))))));
 }
 const feltEl = (st) => el("div", { class: "felt" }, el("div", { id: "board" }, (st.board && st.board.length) ? cardsEl(st.board) : el("span", { class: "hint" }, T("no_board"))),
   el("div", { class: "pot" }, T("pot") + " ", el("b", {}, fmtChips(potOf(st)))));
@@ -250,7 +253,7 @@ function tableCard(t, u) {
   const counts = FAULTS.filter((s) => t.open && t.open[s] > 0).map((s) => el("span", { class: "sev " + s, "data-sev": s, "data-n": String(t.open[s]) }, `${t.open[s]} ${ct.sev(s)}`));
   return el("div", { class: `tcard ${status === "offline" ? "offline" : ""} ${worst ? "sev-" + worst : ""}`, "data-table": t.table, "data-rank": String(u.rank), onclick: () => openTable(t.table) },
     el("div", { class: "tname" }, t.table, el("span", { class: "badge " + status }, T("st_" + status))),
-    el("div", { class: "meta" }, T("hand") + " ", el("b", {}, st.hand ?? "–"), " · ", el("b", {}, st.street ?? "–"), " · " + T("pot") + " ", el("b", {}, fmtChips(potOf(st)))),
+    el("div", { class: "meta" }, T("hand") + " ", el("b", {}, st.hand ?? "–"), " · ", el("b", {}, streetName(st.street)), " · " + T("pot") + " ", el("b", {}, fmtChips(potOf(st)))),
     el("div", { class: "counts" }, counts.length ? counts : el("span", { class: "hint" }, T("no_open_table"))),
     u.oldest !== Infinity ? el("div", { class: "oldest" }, ageEl(u.oldest)) : null);
 }
@@ -352,9 +355,9 @@ function renderDetail() {
   const past = !S.detail.live && a && S.detailState ? S.detailState : null;
   const st = past ? past.state : live;
   const asOf = past
-    ? el("div", { class: "asof", id: "asof" }, T("as_of", { hand: a.hand, street: a.street, time: ct.fmtTime(alertTime(a)) }), " · ",
+    ? el("div", { class: "asof", id: "asof" }, T("as_of", { hand: a.hand, street: streetName(a.street), time: ct.fmtTime(alertTime(a)) }), " · ",
       el("a", { href: "#", id: "show-live", onclick: (e) => { e.preventDefault(); S.detail.live = true; renderDetail(); } }, T("show_live")))
-    : el("div", { class: "asof now", id: "asof" }, T("now", { hand: live.hand ?? "–", street: live.street ?? "–" }),
+    : el("div", { class: "asof now", id: "asof" }, T("now", { hand: live.hand ?? "–", street: streetName(live.street) }),
       a && S.detailState ? [" · ", el("a", { href: "#", id: "show-past", onclick: (e) => { e.preventDefault(); S.detail.live = false; renderDetail(); } }, T("show_alert_state"))] : null);
   const status = t.status || "unknown";
   $("#detail-body").replaceChildren(
@@ -378,7 +381,7 @@ function alertBlock(a) {
   return el("div", { id: "alert-detail", "data-key": key(a.table, a.id) },
     el("h4", {}, T("alert")),
     el("div", {}, sevEl(a.severity), " ", el("b", {}, a.code), ` — ${c.title}`),
-    el("div", { class: "hint" }, `${a.id} · ${T("hand")} ${a.hand} · ${a.street}` + (a.seat ? ` · ${T("seat")} ${a.seat}` : "") + (a.floor && a.floor.dealer ? ` · ${T("dealer")} ${a.floor.dealer}` : "")),
+    el("div", { class: "hint" }, `${a.id} · ${T("hand")} ${a.hand} · ${streetName(a.street)}` + (a.seat ? ` · ${T("seat")} ${a.seat}` : "") + (a.floor && a.floor.dealer ? ` · ${T("dealer")} ${a.floor.dealer}` : "")),
     el("div", { class: "hint" }, whenEl(a), a.ts ? ` · ${a.ts}` : ""),
     el("p", { class: "message" }, alertText(a)),
     a.cards && a.cards.length ? el("div", {}, cardsEl(a.cards)) : null,
@@ -393,7 +396,7 @@ function alertBlock(a) {
 }
 function potsBlock(pots) {
   return el("table", { class: "seats" }, el("tr", {}, el("th", {}, T("pot")), el("th", { class: "num" }, ""), el("th", {}, ""), el("th", {}, "")),
-    pots.map((p, i) => el("tr", {}, el("td", {}, i ? `side ${i}` : "main"), el("td", { class: "num" }, fmtChips(p.amount)),
+    pots.map((p, i) => el("tr", {}, el("td", {}, i ? T("pot_side", { n: i }) : T("pot_main")), el("td", { class: "num" }, fmtChips(p.amount)),
       el("td", {}, Object.entries(p.winners || {}).map(([s, n]) => `${T("seat")} ${s}: ${fmtChips(n)}`).join(", ")),
       el("td", {}, p.hand || "", " ", p.best5 ? cardsEl(p.best5) : null))));
 }
@@ -467,7 +470,7 @@ function renderReplay() {
       el("button", { type: "button", id: "rp-last", onclick: () => replayGo(n - 1) }, T("last")),
       el("input", { type: "range", id: "rp-range", min: "0", max: String(n - 1), value: String(R.i), oninput: (e) => replayGo(Number(e.target.value)) }))
       : el("p", { class: "hint" }, T("replay_empty")),
-    f ? el("div", { class: "hint" }, `${ct.fmtTime(f.at)} · ${st.street ?? "–"} · ${T("button")} ${st.button ?? "–"}` + (st.to_act ? ` · ${T("to_act", { seat: st.to_act })}` : "")) : null,
+    f ? el("div", { class: "hint" }, `${ct.fmtTime(f.at)} · ${streetName(st.street)} · ${T("button")} ${st.button ?? "–"}` + (st.to_act ? ` · ${T("to_act", { seat: st.to_act })}` : "")) : null,
     f ? feltEl(st) : null,
     f ? seatsTable(st, R.cards_allowed && R.i === n - 1 ? R.hole_cards : null) : null,
     el("h4", {}, T("timeline")),
