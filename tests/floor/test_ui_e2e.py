@@ -20,7 +20,7 @@ import pytest
 from tests.floor.broker import Broker
 from tests.floor.harness import LoopThread
 from tests.floor.publisher import alert, hand_summary, state
-from tests.floor.uihelp import floor_service, login, sim, until, watch
+from tests.floor.uihelp import browser_page, floor_service, login, sim, until
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 pytestmark = pytest.mark.broker
@@ -55,81 +55,75 @@ def test_faults_first_time_and_sound(broker: Broker, browser: Any, loop: LoopThr
     with (
         floor_service(loop, broker, sqlite(tmp_path), misdeal_reminder_s=1.0) as svc,
         sim(loop, broker) as pub,
+        browser_page(browser) as (page, _),
     ):
-        page = browser.new_page(viewport={"width": 1600, "height": 900})
-        page.set_default_timeout(5000)
-        seen = watch(page)
-        try:
-            login(page, svc.url, "anna")
-            assert page.locator("#sound-banner").is_visible()  # sound is off and the page says so
-            now = time.time()
-            flow = [
-                stamped("a1", 4, 1, "POT_AWARD", now - 50, street="showdown"),
-                stamped("a1", 5, 1, "KNOCK_MISSING", now - 40),
-                stamped("a2", 9, 1, "DEAL_WRONG_FIRST_SEAT", now - 30, street="deal"),
-                stamped("a1", 5, 2, "TURN_PREMATURE", now - 20, cards=("Jh",)),
-                stamped("a2", 8, 1, "SHOWDOWN_ORDER", now - 10, street="showdown"),
-            ]
+        login(page, svc.url, "anna")
+        assert page.locator("#sound-banner").is_visible()  # sound is off and the page says so
+        now = time.time()
+        flow = [
+            stamped("a1", 4, 1, "POT_AWARD", now - 50, street="showdown"),
+            stamped("a1", 5, 1, "KNOCK_MISSING", now - 40),
+            stamped("a2", 9, 1, "DEAL_WRONG_FIRST_SEAT", now - 30, street="deal"),
+            stamped("a1", 5, 2, "TURN_PREMATURE", now - 20, cards=("Jh",)),
+            stamped("a2", 8, 1, "SHOWDOWN_ORDER", now - 10, street="showdown"),
+        ]
 
-            async def send() -> None:
-                for a in flow:
-                    await pub.send(a["table"], "alerts", a)
+        async def send() -> None:
+            for a in flow:
+                await pub.send(a["table"], "alerts", a)
 
-            loop.run(send())
-            page.wait_for_function("() => Object.keys(window.cardtable.shown).length >= 5")
-            page.wait_for_function("() => document.querySelectorAll('#feed li.pinned').length === 3")
-            # Pinned: worst first (misdeal, error, warning); no info row unless asked for.
-            codes = page.eval_on_selector_all("#feed li", "ns => ns.map(n => n.dataset.code)")
-            assert codes == ["DEAL_WRONG_FIRST_SEAT", "TURN_PREMATURE", "KNOCK_MISSING"], codes
-            assert page.title() == "(3) 1 misdeal, 1 error, 1 warning · cardtable floor"
-            assert page.locator("#open-counts").inner_text().split("\n") == [
-                "1 misdeal",
-                "1 error",
-                "1 warning",
-            ]
-            page.check("#show-info")
-            assert page.locator("#feed li.info").count() == 2
-            assert page.locator("#feed li.info.pinned, #feed li.info.open").count() == 0
-            # Every alert: local time (with the ISO timestamp in the markup) and an age that ticks.
-            first = page.locator("#feed li").first
-            assert first.locator("time").get_attribute("datetime") == flow[2]["ts"]
-            age = first.locator(".age").inner_text()
-            assert age.endswith("s ago") and int(age.split()[0]) >= 29, age
-            page.wait_for_function("a => document.querySelector('#feed li .age').textContent !== a", arg=age)
-            # Distinct sounds per severity (info makes none); then the open misdeal's reminder (1 s here).
-            assert page.evaluate("() => window.cardtable.sounds.slice(0, 3)") == [
-                "warning",
-                "misdeal",
-                "error",
-            ]
-            page.click("#sound-banner")
-            assert not page.locator("#sound-banner").is_visible()
-            assert page.locator("#sound").inner_text() == "♪ sound on"
-            page.wait_for_function("() => window.cardtable.reminders >= 1", timeout=4000)
-            # Ruling the misdeal unpins it and the counts follow.
-            page.click("#feed li[data-code=DEAL_WRONG_FIRST_SEAT]")
-            page.fill("#ruling", "Misdeal confirmed, redealt")
-            page.click("#ack-btn")
-            page.wait_for_function("() => document.title.startsWith('(2) 1 error, 1 warning')")
-            assert page.locator("#feed li.pinned").count() == 2
-            n = page.evaluate("() => window.cardtable.reminders")
-            time.sleep(1.5)
-            assert page.evaluate("() => window.cardtable.reminders") == n  # no reminder for a ruled misdeal
-            # History: an info alert is never "open", and the open filter leaves info out.
-            page.keyboard.press("Escape")
-            page.click("#tab-history")
-            page.wait_for_function("() => document.querySelectorAll('#history tbody tr').length === 5")
-            rulings = page.eval_on_selector_all(
-                "#history tbody tr", "rs => rs.map(r => [r.cells[4].textContent, r.cells[7].textContent])"
-            )
-            assert {c: r for c, r in rulings}["POT_AWARD"] == "— (info)"
-            assert sorted(c for c, r in rulings if r == "open") == ["KNOCK_MISSING", "TURN_PREMATURE"]
-            page.select_option("#f-status", "open")
-            page.click("#f-go")
-            page.wait_for_function("() => document.querySelectorAll('#history tbody tr').length === 2")
-            assert seen["errors"] == [], seen["errors"]
-        finally:
-            page.close()
+        loop.run(send())
+        page.wait_for_function("() => Object.keys(window.cardtable.shown).length >= 5")
+        page.wait_for_function("() => document.querySelectorAll('#feed li.pinned').length === 3")
+        # Pinned: worst first (misdeal, error, warning); no info row unless asked for.
+        codes = page.eval_on_selector_all("#feed li", "ns => ns.map(n => n.dataset.code)")
+        assert codes == ["DEAL_WRONG_FIRST_SEAT", "TURN_PREMATURE", "KNOCK_MISSING"], codes
+        assert page.title() == "(3) 1 misdeal, 1 error, 1 warning · cardtable floor"
+        assert page.locator("#open-counts").inner_text().split("\n") == [
+            "1 misdeal",
+            "1 error",
+            "1 warning",
+        ]
+        page.check("#show-info")
+        assert page.locator("#feed li.info").count() == 2
+        assert page.locator("#feed li.info.pinned, #feed li.info.open").count() == 0
+        # Every alert: local time (with the ISO timestamp in the markup) and an age that ticks.
+        first = page.locator("#feed li").first
+        assert first.locator("time").get_attribute("datetime") == flow[2]["ts"]
+        age = first.locator(".age").inner_text()
+        assert age.endswith("s ago") and int(age.split()[0]) >= 29, age
+        page.wait_for_function("a => document.querySelector('#feed li .age').textContent !== a", arg=age)
+        # Distinct sounds per severity (info makes none); then the open misdeal's reminder (1 s here).
+        assert page.evaluate("() => window.cardtable.sounds.slice(0, 3)") == [
+            "warning",
+            "misdeal",
+            "error",
+        ]
+        page.click("#sound-banner")
+        assert not page.locator("#sound-banner").is_visible()
+        assert page.locator("#sound").inner_text() == "♪ sound on"
+        page.wait_for_function("() => window.cardtable.reminders >= 1", timeout=4000)
+        # Ruling the misdeal unpins it and the counts follow.
+        page.click("#feed li[data-code=DEAL_WRONG_FIRST_SEAT]")
+        page.fill("#ruling", "Misdeal confirmed, redealt")
+        page.click("#ack-btn")
+        page.wait_for_function("() => document.title.startsWith('(2) 1 error, 1 warning')")
+        assert page.locator("#feed li.pinned").count() == 2
+        n = page.evaluate("() => window.cardtable.reminders")
+        time.sleep(1.5)
+        assert page.evaluate("() => window.cardtable.reminders") == n  # no reminder for a ruled misdeal
+        # History: an info alert is never "open", and the open filter leaves info out.
+        page.keyboard.press("Escape")
+        page.click("#tab-history")
+        page.wait_for_function("() => document.querySelectorAll('#history tbody tr').length === 5")
+        rulings = page.eval_on_selector_all(
+            "#history tbody tr", "rs => rs.map(r => [r.cells[4].textContent, r.cells[7].textContent])"
+        )
+        assert {c: r for c, r in rulings}["POT_AWARD"] == "— (info)"
+        assert sorted(c for c, r in rulings if r == "open") == ["KNOCK_MISSING", "TURN_PREMATURE"]
+        page.select_option("#f-status", "open")
+        page.click("#f-go")
+        page.wait_for_function("() => document.querySelectorAll('#history tbody tr').length === 2")
 
 
 def _overloaded() -> bool:
@@ -168,11 +162,7 @@ def test_urgency_order_wall_and_speed(broker: Broker, browser: Any, loop: LoopTh
             await until(lambda: _count(svc, 6))
 
         loop.run(setup())
-        ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
-        page = ctx.new_page()
-        page.set_default_timeout(5000)
-        seen = watch(page)
-        try:
+        with browser_page(browser, viewport={"width": 1920, "height": 1080}) as (page, seen):
             page.goto(svc.url + "/?wall=1")  # no login form in the way: a read-only wall session
             page.wait_for_function("() => window.cardtable.snapshots >= 1")
             assert page.locator("#login-btn").count() == 0 and "wall" in page.locator("body").get_attribute(
@@ -244,9 +234,6 @@ def test_urgency_order_wall_and_speed(broker: Broker, browser: Any, loop: LoopTh
                 assert statistics.median(after) <= 0.100 and statistics.median(lat) <= 0.100, (after, lat)
             assert seen["requests"][before:] == [], seen["requests"][before:]
             assert page.locator("#ack-btn, #ackform").count() == 0
-            assert seen["errors"] == [], seen["errors"]
-        finally:
-            ctx.close()
 
 
 async def _count_impl(svc: Any, n: int) -> bool:
@@ -294,10 +281,7 @@ def test_dealer_performance_page_csv_and_report(
     with floor_service(loop, broker, sqlite(tmp_path)) as svc, sim(loop, broker) as pub:
         loop.run(_deal_rotation(pub))
         loop.run(until(lambda: _hands(svc, 7)))
-        page = browser.new_page(viewport={"width": 1600, "height": 900})
-        page.set_default_timeout(5000)
-        seen = watch(page)
-        try:
+        with browser_page(browser) as (page, _):
             login(page, svc.url, "anna")
             page.click("#tab-dealers")
             page.wait_for_selector("#stats-dealers")
@@ -312,18 +296,15 @@ def test_dealer_performance_page_csv_and_report(
             ], rows
             page.click("#stats-dealers th[data-key=hands_per_hour]")  # sortable: the fastest dealer first
             assert page.locator("#stats-dealers tbody tr").first.locator("td").first.inner_text() == "D-B"
-            assert (
-                page.locator("#stats-dealers svg.spark circle").count() == 2
-            )  # the 30-day trend: one day each
+            # The 30-day trend: one day each.
+            assert page.locator("#stats-dealers svg.spark circle").count() == 2
             assert page.locator("#stats-shifts tbody tr").count() == 2
             shoot(page, tmp_path, "floor-dealers.png")
             csv = page.request.get(svc.url + "/api/dealers.csv")
             assert csv.ok and csv.headers["content-type"].startswith("text/csv")
             lines = csv.text().splitlines()
-            assert (
-                lines[1].startswith("D-A,")
-                and ",4,28.8,125.0,3,75.0,KNOCK_MISSING DEAL_OUT_OF_ORDER," in lines[1]
-            )
+            assert lines[1].startswith("D-A,"), lines
+            assert ",4,28.8,125.0,3,75.0,KNOCK_MISSING DEAL_OUT_OF_ORDER," in lines[1], lines
             # The printable report of one dealer.
             page.goto(svc.url + "/report?dealer=D-A")
             page.wait_for_selector("#r-codes")
@@ -337,9 +318,6 @@ def test_dealer_performance_page_csv_and_report(
             ]
             page.emulate_media(media="print")
             assert not page.locator("#print").is_visible()
-            assert seen["errors"] == [], seen["errors"]
-        finally:
-            page.close()
 
 
 async def _hands_impl(svc: Any, n: int) -> bool:
@@ -382,10 +360,7 @@ def test_replay_phone_and_german(broker: Broker, browser: Any, loop: LoopThread,
 
 
 def _replay_as_floor(browser: Any, base: str) -> None:
-    page = browser.new_page(viewport={"width": 1600, "height": 900})
-    page.set_default_timeout(5000)
-    seen = watch(page)
-    try:
+    with browser_page(browser) as (page, _):
         login(page, base, "anna")
         page.click("#feed li[data-code=TURN_PREMATURE]")
         # 3: the table when the alert came in (the turn), not as it is now (hand 8), and a way to live.
@@ -407,16 +382,10 @@ def _replay_as_floor(browser: Any, base: str) -> None:
         assert "supervisors only" in page.locator("#replay-note").inner_text()
         html = page.content()
         assert "Q♣" not in html and "K♦" not in html  # hole cards: never for the floor role
-        assert seen["errors"] == [], seen["errors"]
-    finally:
-        page.close()
 
 
 def _replay_as_supervisor(browser: Any, base: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1600, "height": 900})
-    page = ctx.new_page()
-    page.set_default_timeout(5000)
-    try:
+    with browser_page(browser) as (page, _):
         login(page, base, "sven")
         page.click("#feed li[data-code=TURN_PREMATURE]")
         page.click("#replay-btn")
@@ -437,29 +406,21 @@ def _replay_as_supervisor(browser: Any, base: str) -> None:
         page.wait_for_selector("#replay-note")
         assert page.locator("#replay-note").inner_text() == "Live hand: hole cards are never shown."
         assert "Q♣" not in page.content()
-    finally:
-        ctx.close()
 
 
 def _phone(browser: Any, base: str, tmp_path: Path) -> None:
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2
-    )
-    page = ctx.new_page()
-    page.set_default_timeout(5000)
-    seen = watch(page)
-    try:
+    with browser_page(
+        browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2
+    ) as (page, _):
         login(page, base, "anna")
-        assert (
-            page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
-        )  # nothing runs off the side
+        # Nothing runs off the side.
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
         assert page.locator("#feed li").first.is_visible()
         page.tap("#feed li[data-code=DEAL_WRONG_FIRST_SEAT]")
         page.wait_for_selector("#ackform")
         box = page.locator("#ack-btn").bounding_box()
-        assert box and box["y"] + box["height"] <= 844 and box["width"] >= 300, (
-            box
-        )  # a wide button a thumb reaches
+        # A wide button on screen, where a thumb reaches it.
+        assert box and box["y"] + box["height"] <= 844 and box["width"] >= 300, box
         assert page.locator("#detail").bounding_box()["width"] <= 390
         shoot(page, tmp_path, "floor-phone.png")
         page.tap("#ackform .quick button >> nth=1")
@@ -467,23 +428,16 @@ def _phone(browser: Any, base: str, tmp_path: Path) -> None:
         page.wait_for_selector("#acked")
         page.tap("#detail-close")
         page.wait_for_selector("#feed li.acked[data-code=DEAL_WRONG_FIRST_SEAT]")
-        assert seen["errors"] == [], seen["errors"]
-    finally:
-        ctx.close()
 
 
 def _german(browser: Any, base: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1600, "height": 900})
-    page = ctx.new_page()
-    page.set_default_timeout(5000)
-    try:
+    with browser_page(browser) as (page, _):
         login(page, base, "greta")  # lang = "de" in her user entry
         assert page.locator("#tab-history").inner_text() == "Verlauf"
         assert page.locator("#sound-banner").inner_text().endswith("Ton ist aus — zum Einschalten klicken")
         page.wait_for_function("() => document.title.includes('Fehler')")
-        assert (
-            page.title() == "(2) 1 Fehler, 1 Warnung · cardtable Floor"
-        )  # the misdeal was ruled on the phone
+        # The misdeal was ruled on the phone.
+        assert page.title() == "(2) 1 Fehler, 1 Warnung · cardtable Floor"
         msg = page.locator("#feed li[data-code=TURN_PREMATURE] .msg").inner_text()
         assert msg == "Hand 7 · Turn vor Ende der Flop-Runde · Ks", msg
         page.click("#feed li[data-code=TURN_PREMATURE]")
@@ -495,5 +449,3 @@ def _german(browser: Any, base: str) -> None:
         page.goto(base + "/?lang=en")  # a user may switch for one page
         page.wait_for_function("() => window.cardtable.snapshots >= 1")
         assert page.locator("#tab-history").inner_text() == "History"
-    finally:
-        ctx.close()

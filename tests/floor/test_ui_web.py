@@ -3,7 +3,6 @@ fault, dealer exports behind the login, and the config checks of the new keys.""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -14,22 +13,12 @@ from controller.floor.app import FloorService
 from controller.floor.errors import FloorConfigError
 from controller.floor.store import Filters
 from tests.floor.publisher import alert, hand_summary, state
-from tests.floor.test_web import csrf_from, session
+from tests.floor.test_web import csrf_from, run_service, session
 from tests.floor.uihelp import UI_PASSWORDS, ui_config
 
 
 def run(tmp_path: Path, body: Any, **web: Any) -> None:
-    cfg = ui_config({"sqlite": str(tmp_path / "floor.sqlite3")}, 1, **web)
-
-    async def main() -> None:
-        svc = FloorService(cfg)
-        await svc.start()
-        try:
-            await body(svc, svc.url)
-        finally:
-            await svc.stop()
-
-    asyncio.run(main())
+    run_service(tmp_path, body, cfg=ui_config({"sqlite": str(tmp_path / "floor.sqlite3")}, 1, **web))
 
 
 async def feed(svc: FloorService, table: str, kind: str, obj: dict[str, Any]) -> None:

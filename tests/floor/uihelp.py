@@ -101,6 +101,21 @@ def watch(page: Any) -> dict[str, list[str]]:
     return seen
 
 
+@contextmanager
+def browser_page(browser: Any, **context: Any) -> Iterator[tuple[Any, dict[str, list[str]]]]:
+    """A page in a fresh browser context (its own cookies), 1600x900 unless told; it must end without a
+    JavaScript error."""
+    ctx = browser.new_context(**{"viewport": {"width": 1600, "height": 900}, **context})
+    page = ctx.new_page()
+    page.set_default_timeout(5000)
+    seen = watch(page)
+    try:
+        yield page, seen
+        assert seen["errors"] == [], seen["errors"]
+    finally:
+        ctx.close()
+
+
 def login(page: Any, base: str, user: str, query: str = "") -> None:
     page.goto(base + "/")
     page.fill("#user", user)
