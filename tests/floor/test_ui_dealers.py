@@ -156,3 +156,31 @@ def test_the_dealer_event_names_the_dealer_in_the_public_state() -> None:
     with pytest.raises(LogError, match="dealer id") as err:
         parse_line('{"t": 2.0, "type": "dealer", "dealer": ""}', line=7)
     assert err.value.field == "dealer" and err.value.line == 7
+
+
+def test_the_new_store_queries_on_both_back_ends(store_section: dict) -> None:
+    """dealer_rows, replay timelines and hand summaries run the same SQL on SQLite and PostgreSQL."""
+    from controller.floor.config import StoreConfig
+    from controller.floor.store import open_store
+
+    async def run() -> None:
+        store = open_store(StoreConfig.model_validate(store_section))
+        await store.open()
+        try:
+            summary = {"hand": 4, "t_start": 10.0, "t_end": 150.0}
+            await store.add_hand("t1", summary, dealer="D-A", received=DAY)
+            await store.add_alert(alert("t1", 4, 1, "KNOCK_MISSING"), dealer="D-A", received=DAY + 1)
+            await store.add_alert(alert("t1", 4, 2, "POT_AWARD"), dealer="D-A", received=DAY + 2)
+            hands, faults = await store.dealer_rows(DAY - 1)
+            assert hands == [HandRow("t1", 4, "D-A", DAY, 140.0)]
+            assert faults == [FaultRow("t1", 4, "D-A", "KNOCK_MISSING", DAY + 1)]  # info is no fault
+            frames = [{"at": DAY, "state": {"hand": 4, "street": "flop"}}]
+            await store.save_replay("t1", 4, frames, DAY + 3)
+            await store.save_replay("t1", 4, frames * 2, DAY + 4)  # written again: the newer one stands
+            assert await store.replay_frames("t1", 4) == frames * 2
+            assert await store.replay_frames("t1", 5) is None
+            assert (await store.hand_summary("t1", 4) or {}).get("t_end") == 150.0
+        finally:
+            await store.close()
+
+    asyncio.run(run())
