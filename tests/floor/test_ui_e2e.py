@@ -416,13 +416,16 @@ def _phone(browser: Any, base: str, tmp_path: Path) -> None:
         # Nothing runs off the side.
         assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
         assert page.locator("#feed li").first.is_visible()
+        widths = page.eval_on_selector_all("#feed li", "ns => ns.map(n => n.getBoundingClientRect().width)")
+        assert min(widths) >= 340, widths  # each alert row uses the screen's width
+        shoot(page, tmp_path, "floor-phone.png")
         page.tap("#feed li[data-code=DEAL_WRONG_FIRST_SEAT]")
         page.wait_for_selector("#ackform")
         box = page.locator("#ack-btn").bounding_box()
         # A wide button on screen, where a thumb reaches it.
         assert box and box["y"] + box["height"] <= 844 and box["width"] >= 300, box
         assert page.locator("#detail").bounding_box()["width"] <= 390
-        shoot(page, tmp_path, "floor-phone.png")
+        shoot(page, tmp_path, "floor-phone-ruling.png")
         page.tap("#ackform .quick button >> nth=1")
         page.tap("#ack-btn")
         page.wait_for_selector("#acked")
