@@ -281,6 +281,7 @@ def test_dealer_performance_page_csv_and_report(
     with floor_service(loop, broker, sqlite(tmp_path)) as svc, sim(loop, broker) as pub:
         loop.run(_deal_rotation(pub))
         loop.run(until(lambda: _hands(svc, 7)))
+        loop.run(_history_of_d_c(svc))
         with browser_page(browser) as (page, _):
             login(page, svc.url, "anna")
             page.click("#tab-dealers")
@@ -293,12 +294,14 @@ def test_dealer_performance_page_csv_and_report(
             assert rows == [
                 ["D-A", "4", "28.8", "125.0", "3", "75.00", "KNOCK_MISSING 50.00, DEAL_OUT_OF_ORDER 25.00"],
                 ["D-B", "3", "31.8", "113.3", "1", "33.33", "BURN_MISSING_TURN 33.33"],
+                ["D-C", "200", "18.0", "200.0", "18", "9.00", "KNOCK_MISSING 5.00, DEAL_OUT_OF_ORDER 4.00"],
             ], rows
             page.click("#stats-dealers th[data-key=hands_per_hour]")  # sortable: the fastest dealer first
-            assert page.locator("#stats-dealers tbody tr").first.locator("td").first.inner_text() == "D-B"
-            # The 30-day trend: one day each.
-            assert page.locator("#stats-dealers svg.spark circle").count() == 2
-            assert page.locator("#stats-shifts tbody tr").count() == 2
+            first_col = page.locator("#stats-dealers tbody tr td:first-child").all_inner_texts()
+            assert first_col == ["D-B", "D-A", "D-C"], first_col
+            # The 30-day trend: one point per day with hands (D-C: 20 days).
+            assert page.locator("#stats-dealers svg.spark circle").count() == 1 + 1 + 20
+            assert page.locator("#stats-shifts tbody tr").count() == 2 + 20
             shoot(page, tmp_path, "floor-dealers.png")
             csv = page.request.get(svc.url + "/api/dealers.csv")
             assert csv.ok and csv.headers["content-type"].startswith("text/csv")
@@ -318,6 +321,26 @@ def test_dealer_performance_page_csv_and_report(
             ]
             page.emulate_media(media="print")
             assert not page.locator("#print").is_visible()
+
+
+async def _history_of_d_c(svc: Any) -> None:
+    """D-C's last 20 days at t9, straight into the store: 10 hands a day at 10:00 local time (200 s each),
+    a KNOCK_MISSING every other day and two DEAL_OUT_OF_ORDER every fifth: 18 faults in 200 hands."""
+    from datetime import timedelta
+
+    ten = datetime.now().replace(hour=10, minute=0, second=0, microsecond=0)
+    for k in range(1, 21):
+        day = (ten - timedelta(days=k)).timestamp()
+        for i in range(10):
+            h = k * 100 + i
+            summary = {"table": "t9", "hand": h, "t_start": 0.0, "t_end": 200.0}
+            await svc.store.add_hand("t9", summary, dealer="D-C", received=day + 200 * i)
+        faults = (["KNOCK_MISSING"] if k % 2 == 0 else []) + (["DEAL_OUT_OF_ORDER"] * 2 if k % 5 == 0 else [])
+        for n, code in enumerate(faults, start=1):
+            a = alert("t9", k * 100, n, code)
+            await svc.store.add_alert(a, dealer="D-C", received=day + 60 * n)
+            await svc.store.add_ack(table="t9", alert_id=a["id"], by="anna", ruling="Dealer warned",
+                                    at=day + 90 * n)
 
 
 async def _hands_impl(svc: Any, n: int) -> bool:
