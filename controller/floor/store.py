@@ -67,6 +67,7 @@ class Filters:
     until: float | None = None
     status: str | None = None  # "open" or "acked"
     limit: int = 200
+    hand: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -220,6 +221,9 @@ class Store(ABC):
             if val:
                 where.append(f"{col} = ?")
                 params.append(val)
+        if f.hand is not None:
+            where.append("a.hand = ?")
+            params.append(f.hand)
         if f.since is not None:
             where.append("a.received >= ?")
             params.append(f.since)

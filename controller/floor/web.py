@@ -325,7 +325,10 @@ async def api_replay(request: web.Request) -> web.StreamResponse:
     live = f.ingest.timelines.is_live(table, hand)
     show = s.role == "supervisor" and not live
     summary = await f.store.hand_summary(table, hand) if show else None
-    alerts = [a for a in await f.store.history(Filters(table=table, limit=5000)) if a.get("hand") == hand]
+    alerts = await f.store.history(Filters(table=table, hand=hand, limit=1000))
+    if frames:  # a later session may number its hands from 1 again: keep the alerts of this timeline
+        lo, hi = frames[0]["at"] - 120.0, frames[-1]["at"] + 120.0
+        alerts = [a for a in alerts if lo <= a["floor"]["received"] <= hi]
     return web.json_response({"table": table, "hand": hand, "live": live, "cards_allowed": show,
                               "frames": replay.public_frames(frames, show_cards=show),
                               "hole_cards": replay.hole_cards(summary),

@@ -4,6 +4,7 @@ fault, dealer exports behind the login, and the config checks of the new keys.""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,9 @@ def test_wall_opens_without_password_only_from_its_network(tmp_path: Path) -> No
 
 def test_replay_shows_cards_of_finished_hands_to_supervisors_only(tmp_path: Path) -> None:
     async def body(svc: FloorService, base: str) -> None:
+        # Hand 7 of an earlier session (an hour ago): not part of this hand's timeline.
+        old = {**alert("r1", 7, 1, "BURN_EXTRA"), "id": "r1-h7-old"}
+        await svc.store.add_alert(old, dealer=None, received=time.time() - 3600)
         for street in ("preflop", "flop", "river"):
             await feed(svc, "r1", "state", state("r1", 7, street, hole=True))
         await feed(svc, "r1", "alerts", alert("r1", 7, 1, "TURN_PREMATURE"))
