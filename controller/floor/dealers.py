@@ -153,14 +153,20 @@ def to_csv(rep: Mapping[str, Any]) -> str:
     w.writerow([*CSV_COLUMNS, *(f"{c}_per100" for c in codes)])
     for d in rep["dealers"]:
         for s in d["shifts"]:
-            w.writerow([d["dealer"], s["date"], s["shift"], s["hands"], _blank(s["hands_per_hour"]),
-                        _blank(s["sec_per_hand"]), s["faults"], _blank(s["per100"]), " ".join(s["worst"]),
+            w.writerow([_text(d["dealer"]), s["date"], _text(s["shift"]), s["hands"],
+                        _blank(s["hands_per_hour"]), _blank(s["sec_per_hand"]), s["faults"],
+                        _blank(s["per100"]), " ".join(s["worst"]),
                         *(_blank(s["codes"].get(c, {}).get("per100")) for c in codes)])
     return buf.getvalue()
 
 
 def _blank(v: Any) -> Any:
     return "" if v is None else v
+
+
+def _text(v: str) -> str:
+    """A name as a CSV cell a spreadsheet will not run as a formula (a dealer id comes from a console)."""
+    return "'" + v if v[:1] in ("=", "+", "-", "@", "\t", "\r") else v
 
 
 def hand_seconds(summary: Mapping[str, Any]) -> float | None:

@@ -90,6 +90,12 @@ def test_csv_has_one_line_per_dealer_and_shift_with_code_rates() -> None:
     assert lines[2] == "D-B,2026-11-20,early,3,31.8,113.3,1,33.33,BURN_MISSING_TURN,33.33,,"
 
 
+def test_csv_cells_never_start_a_formula() -> None:
+    hands = [HandRow("t1", 1, "=HYPERLINK(\"http://x\")", DAY, 60.0)]
+    lines = to_csv(report(hands, [], SHIFTS, now=DAY, tz=UTC)).splitlines()
+    assert lines[1].startswith('"\'=HYPERLINK(""http://x"")",2026-11-20,early,1,')
+
+
 def test_shifts_cross_midnight_and_bad_ones_are_named() -> None:
     late_night = datetime(2026, 11, 21, 2, 30, tzinfo=UTC).timestamp()
     assert shift_of(late_night, SHIFTS, UTC) == ("night", "2026-11-20")  # began the evening before
