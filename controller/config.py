@@ -113,6 +113,31 @@ class ConsoleConfig(_Model):
         return self
 
 
+class SignalConfig(_Model):
+    """The dealer-side LED and buzzer (controller/hardware/signal.py): GPIO pins (BCM) and what they show."""
+
+    led: Annotated[int, Field(ge=0, le=53)]
+    buzzer: Annotated[int, Field(ge=0, le=53)] | None = None
+    ack: Annotated[int, Field(ge=0, le=53)] | None = None  # the dealer's acknowledge button
+    severities: list[Literal["misdeal", "error", "dead_hand", "warning"]] = ["misdeal", "error", "dead_hand",
+                                                                             "warning"]
+    sound: bool = True
+    # A tournament table keeps the signal off unless the house allows it (in_tournament = true).
+    tournament: bool = False
+    in_tournament: bool = False
+
+    @property
+    def active(self) -> bool:
+        return not self.tournament or self.in_tournament
+
+    @model_validator(mode="after")
+    def _distinct_signal_pins(self) -> SignalConfig:
+        pins = [p for p in (self.led, self.buzzer, self.ack) if p is not None]
+        if len(set(pins)) != len(pins):
+            raise ValueError("led, buzzer and ack must use different GPIO pins")
+        return self
+
+
 class GpioConfig(_Model):
     # gpiozero pin factory: "lgpio" on Raspberry Pi OS bookworm, "mock" for a table without wires.
     pin_factory: Literal["lgpio", "rpigpio", "pigpio", "native", "mock"] = "lgpio"
@@ -172,6 +197,7 @@ class Config(_Model):
     hubs: list[HubConfig] = []
     tap: TapConfig | None = None
     console: ConsoleConfig | None = None
+    signal: SignalConfig | None = None  # dealer-side LED/buzzer; absent: none
     gpio: GpioConfig = GpioConfig()
     # The overhead camera's section belongs to the camera subsystem (controller/vision/config.py), which
     # validates it; see _camera_errors. Absent: no camera task.

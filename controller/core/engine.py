@@ -17,6 +17,7 @@ from controller.core.events import (
     CardSeen,
     ChipsEvent,
     ConsoleEvent,
+    DealerEvent,
     DeckEvent,
     Event,
     Exposed,
@@ -76,6 +77,7 @@ class Engine:
         self.unread_count = 0  # stand-ins for unread cards dealt this hand (`??1`, `??2`, …)
         self.unread_moving: list[str] = []  # unread cards that left a zone and have not arrived yet
         self.last_t = 0.0
+        self.dealer: str | None = None  # the dealer at the table (dealer event), for the floor's statistics
         self.counters: dict[int, int] = {}
         self.session = ""  # from a `session` event: part of every alert id after it
         self.tracker = Tracker()  # the running hand's open irregularities (corrections.py)
@@ -89,6 +91,7 @@ class Engine:
             ChipsEvent: self._on_betting, PresentEvent: self._on_present, ConsoleEvent: self._on_console,
             BoardCountEvent: self._on_board_count, SessionEnd: self._on_session_end,
             SessionStart: self._on_session_start,
+            DealerEvent: self._on_dealer,
         }
 
     @property
@@ -114,6 +117,10 @@ class Engine:
 
     def _on_session_start(self, ev: SessionStart) -> list[Outcome]:
         self.session = ev.id
+        return []
+
+    def _on_dealer(self, ev: DealerEvent) -> list[Outcome]:
+        self.dealer = ev.dealer  # named in the public state from now on; no rule depends on it
         return []
 
     def _on_session_end(self, ev: SessionEnd) -> list[Outcome]:

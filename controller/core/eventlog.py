@@ -212,6 +212,11 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
         if not isinstance(sid, str) or not _SESSION_ID.fullmatch(sid):
             raise LogError("must be 1 to 64 letters, digits, '.', '_' or '-'", field="id")
         return {"id": sid}
+    if kind == "dealer":
+        dealer = obj.get("dealer")
+        if not isinstance(dealer, str) or not 1 <= len(dealer.strip()) <= 64:
+            raise LogError("must be a dealer id (a string of 1 to 64 characters)", field="dealer")
+        return {"dealer": dealer.strip()}
     if kind in ("action", "chips", "present"):
         seat = _req_int(obj, "seat", minimum=1)
         if seat > max_seat:

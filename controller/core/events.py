@@ -153,6 +153,15 @@ class BoardCountEvent(BaseEvent):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class DealerEvent(BaseEvent):
+    """Extension: the dealer now at the table (a dealer push: badge or console entry). It changes no rule;
+    the public state names the dealer, so the floor books each hand and alert to who dealt it."""
+
+    TYPE: ClassVar[str] = "dealer"
+    dealer: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class SessionEnd(BaseEvent):
     """Extension: the session is over (simulate's last hand played, a table closed for the night). The
     last hand is settled now, as the next `hand_start` would; the journal records it so that a replay
@@ -188,6 +197,7 @@ Event: TypeAlias = (
     | BoardCountEvent
     | SessionEnd
     | SessionStart
+    | DealerEvent
 )
 
 EVENT_TYPES: dict[str, type[BaseEvent]] = {
@@ -208,5 +218,6 @@ EVENT_TYPES: dict[str, type[BaseEvent]] = {
         BoardCountEvent,
         SessionEnd,
         SessionStart,
+        DealerEvent,
     )
 }

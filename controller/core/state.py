@@ -63,4 +63,5 @@ def public_state(engine: Engine) -> dict[str, Any]:
         "seats": seats,
         "to_act": rnd.to_act if rnd is not None and hand.phase == BETTING else None,
         "profile": engine.profile.name,
+        **({"dealer": engine.dealer} if engine.dealer else {}),
     }

@@ -16,6 +16,7 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from controller.daemon.outbox import Message, Outbox
 from controller.daemon.publisher import Publisher, check_tls_files, read_credentials
 from controller.daemon.sources import check_sources
 from controller.errors import UsageError
+from controller.hardware import signal as dealer_signal
 from controller.hardware.base import Source
 
 log = logging.getLogger("cardtable.daemon")
@@ -49,8 +51,16 @@ class _Stop(Exception):
     """Raised inside the task group to end it after a graceful stop was requested."""
 
 
-def alert_message(alert: Alert) -> Message:
-    return Message(key=f"alert:{alert.id}", topic="alerts", payload=alert.dumps().encode())
+def alert_message(alert: Alert, epoch: float) -> Message:
+    """The published alert: the contract's fields plus `ts`, the absolute time (ISO 8601, UTC) of `t`,
+    which counts seconds from the session's epoch (docs/interfaces.md, "Alert time")."""
+    body = {**alert.to_json(), "ts": iso_utc(epoch + alert.t)}
+    return Message(key=f"alert:{alert.id}", topic="alerts",
+                   payload=strictjson.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def iso_utc(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def hand_message(table: str, session: str, summary: HandSummary) -> Message:
@@ -126,6 +136,7 @@ class Daemon:
         self.clock = SessionClock(self.session.epoch)
         self.queue: asyncio.Queue[Event] = asyncio.Queue()
         self.observers: list[Observer] = []
+        self.on_ack: list[Callable[[str], None]] = []  # alert ids the floor ruled on (the dealer signal)
         self.health = Health(table=table.id, raise_alert=self.raise_health, clock=self.clock,
                              hand=lambda: self.engine.hand, interval_s=cfg.health.interval_s)
         self.publisher: Publisher | None = None
@@ -151,6 +162,7 @@ class Daemon:
         self.spool_error = ""  # why the last retry failed
         self._last_state = b""
         self.decks = [load_deck(p) for p in cfg.decks]  # bad deck files fail now, with one line
+        self.signal = dealer_signal.attach(self)  # the dealer's LED and buzzer, when [signal] is configured
         self._recover()
 
     # --- start-up -------------------------------------------------------------------------------------
@@ -290,7 +302,7 @@ class Daemon:
         for out in outcomes:
             if isinstance(out, Alert):
                 self.alerts += 1
-                msgs.append(alert_message(out))
+                msgs.append(alert_message(out, self.session.epoch))
             elif isinstance(out, HandSummary):
                 msgs.append(hand_message(self.cfg.table.id, self.session.name, out))
         try:
@@ -327,7 +339,7 @@ class Daemon:
             self.publisher.offer_health(body.encode())
 
     def raise_health(self, alert: Alert) -> None:
-        self._store([alert_message(alert)])
+        self._store([alert_message(alert, self.session.epoch)])
         for obs in self.observers:
             obs(None, [alert])
 
@@ -357,6 +369,8 @@ class Daemon:
             log.error("cmd/ack %s not logged in %s: %s", body["id"][:80], self.ack_log, exc.strerror or exc)
             return
         self.acks += 1
+        for ruled in self.on_ack:
+            ruled(body["id"])
 
     # --- tasks ----------------------------------------------------------------------------------------
     async def _core(self) -> None:

@@ -80,7 +80,7 @@ class Session:
 
     @property
     def can_ack(self) -> bool:
-        return self.role == "floor"
+        return self.role in ("floor", "supervisor")
 
     @property
     def key(self) -> str:

@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from controller.floor.errors import FloorConfigError
 
-Role = Literal["floor", "wall"]
+Role = Literal["floor", "wall", "supervisor"]
+Lang = Literal["en", "de"]
 _NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 
 
@@ -78,11 +79,29 @@ class WebConfig(_Strict):
     secure_cookies: bool = False  # set true behind HTTPS so the session cookie is never sent in clear
     session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
     feed_size: int = Field(default=200, ge=10, le=5000)  # alerts a fresh page starts with
+    # A still-open misdeal beeps again after this many seconds (and every as many after); 0 = never.
+    misdeal_reminder_s: float = Field(default=60.0, ge=0, le=3600)
+    # Wall display without a password: `/?wall=1` from these networks signs in as `wall_user` (role wall).
+    wall_from: list[str] = Field(default_factory=list)
+    wall_user: str = "wall"
+
+    @field_validator("wall_from")
+    @classmethod
+    def _networks_ok(cls, v: list[str]) -> list[str]:
+        import ipaddress
+
+        for net in v:
+            try:
+                ipaddress.ip_network(net, strict=False)
+            except ValueError:
+                raise ValueError(f"{net!r} is not an IP network (e.g. 10.0.0.0/24)") from None
+        return v
 
 
 class UserConfig(_Strict):
     hash: str
     role: Role = "floor"
+    lang: Lang = "en"  # page language for this user (alerts, remedies, rule summaries, page text)
 
     @field_validator("hash")
     @classmethod
@@ -101,6 +120,26 @@ class FloorConfig(_Strict):
     web: WebConfig = WebConfig()
     users: dict[str, UserConfig] = Field(default_factory=dict)
     dealers: dict[str, str] = Field(default_factory=dict)  # table id → dealer id (state `dealer` wins)
+    # Shifts for the dealer statistics: name → "HH:MM-HH:MM" in the floor server's local time.
+    shifts: dict[str, str] = Field(default_factory=lambda: {"early": "06:00-14:00", "late": "14:00-22:00",
+                                                             "night": "22:00-06:00"})
+
+    @field_validator("shifts")
+    @classmethod
+    def _shifts_ok(cls, v: dict[str, str]) -> dict[str, str]:
+        from controller.floor.dealers import parse_shifts  # local: dealers imports nothing from here
+
+        parse_shifts(v)
+        return v
+
+    @model_validator(mode="after")
+    def _wall_user_ok(self) -> FloorConfig:
+        if self.web.wall_from:
+            u = self.users.get(self.web.wall_user)
+            if u is None or u.role != "wall":
+                raise ValueError(f"web.wall_user: {self.web.wall_user!r} must be a user with role 'wall' "
+                                 "when web.wall_from is set")
+        return self
 
     @field_validator("users")
     @classmethod

@@ -13,6 +13,7 @@ from controller.core import strictjson
 from controller.core.alerts import FAULT_SEVERITIES, SEVERITIES, STREETS
 from controller.floor.errors import StoreError
 from controller.floor.hub import Hub
+from controller.floor.replay import Timelines
 from controller.floor.store import Store
 
 log = logging.getLogger("cardtable.floor")
@@ -104,6 +105,7 @@ class Ingest:
                        "held": 0}
         self._held: deque[tuple[str, bytes]] = deque()  # taken from the broker, not yet stored (disk full)
         self.store_error = ""
+        self.timelines = Timelines()  # per hand states: replay, the state at an alert, dealer per hand
 
     async def load(self) -> None:
         """Pick up dealer ids from stored states after a restart."""
@@ -113,6 +115,11 @@ class Ingest:
 
     def dealer(self, table: str) -> str | None:
         return self._state_dealers.get(table) or self._config_dealers.get(table)
+
+    def dealer_of_hand(self, table: str, hand: Any) -> str | None:
+        """The dealer of that hand (from its states), else the table's current one."""
+        number = hand if isinstance(hand, int) and not isinstance(hand, bool) else None
+        return self.timelines.dealer(table, number) or self.dealer(table)
 
     def _note_dealer(self, table: str, state: Any) -> None:
         if isinstance(state, dict) and isinstance(state.get("dealer"), str | int) and str(state["dealer"]):
@@ -206,7 +213,7 @@ class Ingest:
         if alert.get("table") != table:
             # The topic is what the broker's ACL vouches for; the payload's table must agree with it.
             alert = {**alert, "table": table}
-        dealer, received = self.dealer(table), self._clock()
+        dealer, received = self.dealer_of_hand(table, alert.get("hand")), self._clock()
         seq = await self._store.add_alert(alert, dealer=dealer, received=received)
         if seq is None:
             self.counts["duplicates"] += 1
@@ -237,6 +244,9 @@ class Ingest:
         now = self._clock()
         self.counts["state"] += 1
         self._hub.publish({"type": "state", "table": table, "state": clean, "at": now})
+        finished = self.timelines.add(table, clean, now)
+        if finished is not None:
+            await self._store.save_replay(table, finished[0], finished[1], now)
         # A table sends a state per event (hundreds a minute); writing each would queue alerts behind them.
         # The newest state is kept here and written at most every STATE_WRITE_S per table (the broker keeps
         # it retained as well, so a crash loses nothing that a resubscribe does not bring back).
@@ -290,7 +300,8 @@ class Ingest:
         hand = summary.get("hand")
         if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int)):
             return "hand summary: 'hand' must be an integer"
-        if await self._store.add_hand(table, summary, dealer=self.dealer(table), received=self._clock()):
+        dealer = self.dealer_of_hand(table, hand)
+        if await self._store.add_hand(table, summary, dealer=dealer, received=self._clock()):
             self.counts["hands"] += 1
             self._hub.publish({"type": "hand", "table": table, "hand": summary.get("hand")})
         else:

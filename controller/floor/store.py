@@ -21,6 +21,7 @@ from typing import Any
 from controller.core import strictjson
 from controller.core.alerts import FAULT_SEVERITIES
 from controller.floor.config import StoreConfig
+from controller.floor.dealers import FaultRow, HandRow, hand_seconds
 from controller.floor.errors import StoreError
 
 _SCHEMA = """
@@ -47,6 +48,13 @@ CREATE TABLE IF NOT EXISTS hands (
   received DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (table_id, digest));
 """
 
+# The floor screen's own additions (replay timelines); kept apart so the core schema above stays as it was.
+_SCHEMA_REPLAY = """
+CREATE TABLE IF NOT EXISTS replays (
+  table_id TEXT NOT NULL, hand INTEGER NOT NULL, at DOUBLE PRECISION NOT NULL, frames TEXT NOT NULL,
+  PRIMARY KEY (table_id, hand));
+"""
+
 _ALERT_COLS = ("SELECT a.seq, a.payload, a.received, a.dealer, k.by_user, k.ruling, k.at, k.seq, k.published "
                "FROM alerts a LEFT JOIN acks k ON k.table_id = a.table_id AND k.alert_id = a.alert_id")
 _FAULTS = tuple(sorted(FAULT_SEVERITIES))
@@ -63,6 +71,7 @@ class Filters:
     until: float | None = None
     status: str | None = None  # "open" or "acked"
     limit: int = 200
+    hand: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -110,6 +119,7 @@ class Store(ABC):
 
     async def _create_schema(self) -> None:
         await self._script(_SCHEMA.format(serial=self.serial))
+        await self._script(_SCHEMA_REPLAY)
 
     # --- writes -----------------------------------------------------------------------------------------
     async def add_alert(self, alert: Mapping[str, Any], *, dealer: str | None, received: float) -> int | None:
@@ -229,14 +239,18 @@ class Store(ABC):
             if val:
                 where.append(f"{col} = ?")
                 params.append(val)
+        if f.hand is not None:
+            where.append("a.hand = ?")
+            params.append(f.hand)
         if f.since is not None:
             where.append("a.received >= ?")
             params.append(f.since)
         if f.until is not None:
             where.append("a.received <= ?")
             params.append(f.until)
-        if f.status == "open":
-            where.append("k.seq IS NULL")
+        if f.status == "open":  # an info alert is an announcement: it is never open
+            where.append("k.seq IS NULL AND a.severity IN (?, ?, ?, ?)")
+            params.extend(_FAULTS)
         elif f.status == "acked":
             where.append("k.seq IS NOT NULL")
         sql = _ALERT_COLS + " WHERE " + " AND ".join(where) + " ORDER BY a.seq DESC LIMIT ?"
@@ -281,6 +295,34 @@ class Store(ABC):
             f"SELECT COALESCE(dealer, ''), code, COUNT(*) FROM alerts WHERE {sev_cond} GROUP BY 1, 2",
             (*_FAULTS, *params))
         return build_stats({d: int(n) for d, n in hands}, [(d, c, int(n)) for d, c, n in faults])
+
+    async def dealer_rows(self, since: float) -> tuple[list[HandRow], list[FaultRow]]:
+        """Hands (with their duration) and fault alerts since `since`, with the dealer each was booked to."""
+        hands = await self._query("SELECT table_id, hand, COALESCE(dealer, ''), received, payload FROM hands"
+                                  " WHERE received >= ? ORDER BY received", (since,))
+        faults = await self._query(
+            "SELECT table_id, hand, COALESCE(dealer, ''), code, received FROM alerts"
+            " WHERE received >= ? AND severity IN (?, ?, ?, ?) ORDER BY received", (since, *_FAULTS))
+        return ([HandRow(t, h, d, float(at), hand_seconds(json.loads(p))) for t, h, d, at, p in hands],
+                [FaultRow(t, h, d, c, float(at)) for t, h, d, c, at in faults])
+
+    async def save_replay(self, table: str, hand: int, frames: Sequence[Mapping[str, Any]],
+                          at: float) -> None:
+        """A hand's state timeline (public states only), written once when the table moves on."""
+        await self._query(
+            "INSERT INTO replays (table_id, hand, at, frames) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, hand) DO UPDATE SET at = excluded.at, frames = excluded.frames",
+            (table, hand, at, json.dumps(list(frames), ensure_ascii=False)))
+
+    async def replay_frames(self, table: str, hand: int) -> list[dict[str, Any]] | None:
+        rows = await self._query("SELECT frames FROM replays WHERE table_id = ? AND hand = ?", (table, hand))
+        return list(json.loads(rows[0][0])) if rows else None
+
+    async def hand_summary(self, table: str, hand: int) -> dict[str, Any] | None:
+        """The newest stored summary of one hand (hole cards shown at showdown: supervisor eyes only)."""
+        rows = await self._query("SELECT payload FROM hands WHERE table_id = ? AND hand = ?"
+                                 " ORDER BY received DESC LIMIT 1", (table, hand))
+        return dict(json.loads(rows[0][0])) if rows else None
 
     async def counts(self) -> dict[str, int]:
         out = {}

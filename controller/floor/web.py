@@ -17,6 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from controller.core import strictjson
+from controller.floor import dealers, i18n, replay
 from controller.floor.auth import LoginLimiter, Session, Sessions, check_login, csrf_ok
 from controller.floor.config import FloorConfig
 from controller.floor.errors import StoreError
@@ -56,6 +57,7 @@ class Floor:
         self.sessions = Sessions(ttl=cfg.web.session_hours * 3600, clock=clock)
         self.users = {name: (u.hash, u.role) for name, u in cfg.users.items()}
         self.logins = LoginLimiter(clock=clock)
+        self.langs = {name: u.lang for name, u in cfg.users.items()}
 
     def grant(self, user: str) -> str:
         """What a stored session must still match: the role and a fingerprint of the password hash."""
@@ -197,10 +199,47 @@ async def logout(request: web.Request) -> web.StreamResponse:
 
 async def index(request: web.Request) -> web.StreamResponse:
     s = _session(request)
+    wall = request.query.get("wall") == "1"
+    if (s is None or s.user is None) and wall and _wall_allowed(request):
+        return await _wall_sign_in(request)
     if s is None or s.user is None:
         raise web.HTTPSeeOther("/login")
-    body = _page("index.html", csrf=s.csrf, user=s.user, role=s.role or "")
+    lang = _lang(request, s)
+    body = _page("index.html", csrf=s.csrf, user=s.user, role=s.role or "", lang=lang,
+                 wall="1" if wall or s.role == "wall" else "0",
+                 reminder=str(_floor(request).cfg.web.misdeal_reminder_s), **i18n.page_values(lang),
+                 i18n=i18n.bundle_json(lang))
     return web.Response(text=body, content_type="text/html")
+
+
+def _lang(request: web.Request, s: Session) -> str:
+    """The page language: `?lang=` if given, else the user's configured one."""
+    asked = request.query.get("lang", "")
+    return asked if asked in i18n.LANGS else _floor(request).langs.get(str(s.user), "en")
+
+
+def _wall_allowed(request: web.Request) -> bool:
+    """`/?wall=1` signs in without a password only from the networks in `web.wall_from`."""
+    import ipaddress
+
+    nets = _floor(request).cfg.web.wall_from
+    try:
+        addr = ipaddress.ip_address(request.remote or "")
+    except ValueError:
+        return False
+    return any(addr in ipaddress.ip_network(n, strict=False) for n in nets)
+
+
+async def _wall_sign_in(request: web.Request) -> web.StreamResponse:
+    """A read-only wall session for `web.wall_user` (its role is `wall`: the server refuses its acks)."""
+    f = _floor(request)
+    user = f.cfg.web.wall_user
+    new = f.sessions.login(user, "wall", request.cookies.get(COOKIE))
+    await f.store.save_session(new.key, user=user, role=f.grant(user), csrf=new.csrf, expires=new.expires)
+    log.info("floor: wall display signed in as %s from %s", user, request.remote)
+    resp = web.HTTPSeeOther("/?" + request.query_string)
+    _set_cookie(resp, request, new)
+    raise resp
 
 
 # --- JSON API ----------------------------------------------------------------------------------------------
@@ -265,7 +304,83 @@ async def api_alert(request: web.Request) -> web.StreamResponse:
     if a is None:
         raise _HTTPJson(404, "no such alert")
     a["rule_info"] = rule_info(str(a.get("code")))
+    a["state_at"] = _state_at(_floor(request), a)
     return json_response(a)
+
+
+def _state_at(f: Floor, a: dict[str, Any]) -> dict[str, Any] | None:
+    """The table as the floor saw it when the alert arrived (same hand), for "as of hand N, street S"."""
+    hand = a.get("hand")
+    if not isinstance(hand, int):
+        return None
+    frame = f.ingest.timelines.state_at(str(a["table"]), hand, float(a["floor"]["received"]))
+    return None if frame is None else replay.public_frames([frame], show_cards=False)[0]
+
+
+async def api_replay(request: web.Request) -> web.StreamResponse:
+    """A hand step by step: public states and the hand's alerts; cards only for a finished hand, and only
+    for a supervisor."""
+    s = _api_user(request)
+    f = _floor(request)
+    table = request.match_info["table"]
+    try:
+        hand = int(request.match_info["hand"])
+    except ValueError:
+        raise _HTTPJson(400, "hand: not a number") from None
+    frames = f.ingest.timelines.frames(table, hand) or await f.store.replay_frames(table, hand) or []
+    live = f.ingest.timelines.is_live(table, hand)
+    show = s.role == "supervisor" and not live
+    summary = await f.store.hand_summary(table, hand) if show else None
+    alerts = await f.store.history(Filters(table=table, hand=hand, limit=1000))
+    if frames:  # a later session may number its hands from 1 again: keep the alerts of this timeline
+        lo, hi = frames[0]["at"] - 120.0, frames[-1]["at"] + 120.0
+        alerts = [a for a in alerts if lo <= a["floor"]["received"] <= hi]
+    return json_response({"table": table, "hand": hand, "live": live, "cards_allowed": show,
+                          "frames": replay.public_frames(frames, show_cards=show),
+                          "hole_cards": replay.hole_cards(summary),
+                          "alerts": sorted(alerts, key=lambda a: a["floor"]["seq"])})
+
+
+async def _dealer_report(request: web.Request) -> dict[str, Any]:
+    _api_user(request)
+    f = _floor(request)
+    try:
+        days = int(request.query.get("days", str(dealers.TREND_DAYS)))
+    except ValueError:
+        raise _HTTPJson(400, "days: not a number") from None
+    now = f.clock()
+    hands, faults = await f.store.dealer_rows(now - max(1, min(days, 366)) * 86400.0)
+    rep = dealers.report(hands, faults, dealers.parse_shifts(f.cfg.shifts), now=now)
+    only = request.query.get("dealer")
+    if only is not None:
+        rep["dealers"] = [d for d in rep["dealers"] if d["dealer"] == only]
+    return rep
+
+
+async def api_dealers(request: web.Request) -> web.StreamResponse:
+    return json_response(await _dealer_report(request))
+
+
+async def api_dealers_csv(request: web.Request) -> web.StreamResponse:
+    text = dealers.to_csv(await _dealer_report(request))
+    return web.Response(text=text, content_type="text/csv", charset="utf-8",
+                        headers={"Content-Disposition": 'attachment; filename="dealers.csv"'})
+
+
+async def api_i18n(request: web.Request) -> web.StreamResponse:
+    s = _api_user(request)
+    return json_response(i18n.bundle(_lang(request, s)))
+
+
+async def report_page(request: web.Request) -> web.StreamResponse:
+    """The printable per-dealer report (filled in by report.js from /api/dealers?dealer=)."""
+    s = _session(request)
+    if s is None or s.user is None:
+        raise web.HTTPSeeOther("/login")
+    lang = _lang(request, s)
+    body = _page("report.html", lang=lang, **i18n.page_values(lang),
+                 i18n=i18n.bundle_json(lang))
+    return web.Response(text=body, content_type="text/html")
 
 
 async def api_stats(request: web.Request) -> web.StreamResponse:
@@ -418,6 +533,11 @@ def build_app(floor: Floor) -> web.Application:
     app.router.add_get("/api/catalogue", api_catalogue)
     app.router.add_get("/api/health", api_health)
     app.router.add_get("/api/events", events)
+    app.router.add_get("/api/replay/{table}/{hand}", api_replay)
+    app.router.add_get("/api/dealers", api_dealers)
+    app.router.add_get("/api/dealers.csv", api_dealers_csv)
+    app.router.add_get("/api/i18n", api_i18n)
+    app.router.add_get("/report", report_page)
     app.router.add_static("/static/", STATIC, show_index=False)
 
     async def _close_streams(_app: web.Application) -> None:

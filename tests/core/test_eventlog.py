@@ -31,6 +31,7 @@ GOOD = [
     {"t": 9.0, "type": "board_count", "zone": "board", "count": 3, "source": "camera"},
     {"t": 10.0, "type": "session_end", "source": "daemon"},
     {"t": 10.0, "type": "session", "id": "20261125-105200", "source": "daemon"},
+    {"t": 11.0, "type": "dealer", "dealer": "D-017", "source": "console"},
 ]
 
 

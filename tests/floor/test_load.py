@@ -72,6 +72,7 @@ def test_burst_from_many_tables(store_section: dict[str, Any], broker: Broker, b
               f"max {lat[-1] * 1000:.1f} ms", file=sys.stderr)
         assert lat[-1] < 1.0
         assert loop.run(svc.store.counts())["alerts"] == len(sent)
+        page.check("#show-info")  # info alerts (pot awards) are behind the toggle
         assert page.locator("#feed li").count() == min(len(sent), 500)  # the page shows the newest 500
     finally:
         page.close()
@@ -118,6 +119,7 @@ def test_alerts_in_the_snapshot_count_as_shown(broker: Broker, browser: Any, loo
         _login(page, svc.url)
         shown: dict[str, float] = page.evaluate("() => window.cardtable.shown")
         assert set(shown) == set(keys)
+        page.check("#show-info")  # info alerts (pot awards) are behind the toggle
         assert page.locator("#feed li").count() == len(keys)
     finally:
         page.close()

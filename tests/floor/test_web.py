@@ -20,9 +20,9 @@ from tests.floor.publisher import alert, state
 Body = Callable[[FloorService, str], Awaitable[None]]
 
 
-def run_service(tmp_path: Path, body: Body, store: dict[str, Any] | None = None) -> None:
+def run_service(tmp_path: Path, body: Body, store: dict[str, Any] | None = None, cfg: Any = None) -> None:
     """The service without a broker link: messages are fed straight into its ingest."""
-    cfg = make_config(store or {"sqlite": str(tmp_path / "floor.sqlite3")})
+    cfg = cfg or make_config(store or {"sqlite": str(tmp_path / "floor.sqlite3")})
 
     async def main() -> None:
         svc = FloorService(cfg)

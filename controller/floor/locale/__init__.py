@@ -1,0 +1,1 @@
+"""Message catalogues of the floor screen (JSON, one file per language)."""
