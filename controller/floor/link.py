@@ -49,6 +49,9 @@ class BrokerLink:
         self.on_change: list[Any] = []  # callables(connected: bool), e.g. to tell the browsers
         self._manual_ack = False
         self.on_ack_published: list[Any] = []  # callables(ack: Ack) once the broker has a ruling
+        # (topic filter, QoS); the live state is QoS 0: latest wins, never queued in front of alerts
+        self.subscriptions = [(f"{cfg.prefix}/+/{kind}", 0 if kind == "state" else 1) for kind in KINDS]
+        self.with_client: list[Any] = []  # callables(publish) run while connected (the resend requests)
 
     def acks_pending(self) -> None:
         """Wake the ack pump (called after a ruling is stored)."""
@@ -88,11 +91,13 @@ class BrokerLink:
         try:
             async with self._client() as client:
                 self._set_connected(True)
-                for kind in KINDS:
-                    await client.subscribe(f"{self._cfg.prefix}/+/{kind}", qos=1)
+                for topic, qos in self.subscriptions:
+                    await client.subscribe(topic, qos=qos)
                 async with asyncio.TaskGroup() as tg:
                     tg.create_task(self._consume(client), name="floor-consume")
                     tg.create_task(self._pump_acks(client), name="floor-acks")
+                    for task in self.with_client:
+                        tg.create_task(task(lambda t, p: client.publish(t, p, qos=1)))
         except* aiomqtt.MqttError as group:
             self.last_error = "; ".join(str(e) for e in group.exceptions)
             log.warning("floor: broker %s:%s: %s", self._cfg.host, self._cfg.port, self.last_error)
