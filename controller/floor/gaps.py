@@ -46,11 +46,16 @@ class Stream:
     above: set[int] = field(default_factory=set)  # stored seqs beyond high
     last: int = 0  # the highest seq the table says it has sent
     since: float | None = None  # when the current gap was first seen
-    asked: float = float("-inf")  # when it was last asked for
+    arrived: float = float("-inf")  # when the newest numbered message came in
+    asked: float = float("-inf")  # when a hole was last asked for
+    wait: float = 0.0  # how long to wait before asking again (doubles while nothing fills)
     stored_high: int = 0  # high as last written to the store
 
+    def received(self) -> int:
+        return max(self.high, max(self.above, default=0))
+
     def top(self) -> int:
-        return max(self.high, self.last, max(self.above, default=0))
+        return max(self.received(), self.last)
 
     def missing(self) -> int:
         return self.top() - self.high - len(self.above)
@@ -126,8 +131,12 @@ class Streams:
         seq, last = _number(block, "seq"), _number(block, "last")
         if seq is not None and seq > 0:
             self.counts["numbered"] += 1
+            stream.arrived = self._clock()
+            high = stream.high
             if not stream.add(seq):
                 self.counts["duplicates"] += 1
+            if stream.high > high:
+                stream.wait = 0.0  # progress: a partial answer is followed up without backing off
         if last is not None:
             stream.last = max(stream.last, last)
         self._mark(stream)
@@ -135,7 +144,7 @@ class Streams:
 
     def _mark(self, stream: Stream) -> None:
         if stream.missing() <= 0:
-            stream.since = None
+            stream.since, stream.wait = None, 0.0
         elif stream.since is None:
             stream.since = self._clock()
             self.wake.set()
@@ -152,14 +161,26 @@ class Streams:
         return out
 
     def requests(self) -> list[tuple[str, dict[str, Any]]]:
-        """The resend requests due now: (table, body), each hole of a stream at most every retry_s."""
+        """The resend requests due now: (table, body).
+
+        A table's messages arrive in order, so a hole below the newest one received is lost for sure and
+        asked for at once; the tail (up to the `last` of its state or heartbeat) may still be on its way
+        through a broker queue, so it is asked for only once nothing of that table came for `grace_s`.
+        The same hole is asked for again after retry_s, doubling up to a minute while nothing fills it.
+        """
         now = self._clock()
         out: list[tuple[str, dict[str, Any]]] = []
         for (table, session), s in self.streams.items():
-            if s.since is None or now - s.since < self.grace_s or now - s.asked < self.retry_s:
+            if s.since is None or now - s.asked < s.wait:
+                continue
+            quiet = now - s.arrived >= self.grace_s
+            got = s.received()
+            ranges = [(lo, hi) for lo, hi in s.gaps() if hi < got or quiet]
+            if not ranges:
                 continue
             s.asked = now
-            out += [(table, {"session": session, "from": lo, "to": hi}) for lo, hi in s.gaps()]
+            s.wait = min(60.0, s.wait * 2 if s.wait else self.retry_s)
+            out += [(table, {"session": session, "from": lo, "to": hi}) for lo, hi in ranges]
         return out
 
     async def pump(self, publish: Callable[[str, bytes], Any]) -> None:

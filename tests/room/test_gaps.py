@@ -53,18 +53,23 @@ def test_stream_gaps_and_duplicates() -> None:
     assert s.high == 9 and s.missing() == 0 and list(s.gaps()) == []
 
 
-def test_a_hole_is_degraded_after_the_grace_and_asked_for_until_filled() -> None:
+def test_a_hole_below_a_received_message_is_asked_for_at_once_and_again_with_backoff() -> None:
     st, rec, now = make()
     for n in (1, 2, 5):
         feed(st, "cardtable/t1/alerts", msg(n))
     assert len(rec.seen) == 3  # everything goes to the store; the tracker only watches
-    assert st.degraded() == {} and st.requests() == []  # may still be in flight
+    # 5 came after the hole and a table's messages arrive in order: 3 and 4 are lost, ask now
+    assert st.requests() == [("t1", {"session": "s1", "from": 3, "to": 4})]
+    assert st.degraded() == {}  # shown after the grace period
     now[0] += 1.5
     assert st.degraded()["t1"]["missing"] == 2
-    assert st.requests() == [("t1", {"session": "s1", "from": 3, "to": 4})]
     assert st.requests() == []  # not again before retry_s
     now[0] += 5
     assert st.requests() == [("t1", {"session": "s1", "from": 3, "to": 4})]
+    now[0] += 5
+    assert st.requests() == []  # the wait doubled to 10 s
+    now[0] += 5
+    assert st.requests() != []
     feed(st, "cardtable/t1/alerts", msg(3))
     feed(st, "cardtable/t1/alerts", msg(4))
     assert st.degraded() == {} and st.requests() == []
@@ -72,32 +77,35 @@ def test_a_hole_is_degraded_after_the_grace_and_asked_for_until_filled() -> None
     assert st.counts["duplicates"] == 1
 
 
-def test_a_lost_tail_is_seen_from_the_state_and_the_heartbeat() -> None:
+def test_a_lost_tail_is_seen_from_the_state_and_the_heartbeat_and_asked_for_once_quiet() -> None:
     st, rec, now = make()
     feed(st, "cardtable/t1/alerts", msg(1))
     feed(st, "cardtable/t1/state", json.dumps({"hand": 3, "stream": {"session": "s1", "last": 3}}).encode())
     feed(st, "cardtable/t2/health", json.dumps({"stream": {"session": "x", "last": 2}}).encode())
     assert [t for t, _ in rec.seen] == ["cardtable/t1/alerts", "cardtable/t1/state"]  # health is ours
-    now[0] += 2
-    assert sorted(st.requests()) == [("t1", {"session": "s1", "from": 2, "to": 3}),
-                                     ("t2", {"session": "x", "from": 1, "to": 2})]
+    # t1's tail may still be queued behind message 1: wait until t1 has been quiet for the grace period
+    assert st.requests() == [("t2", {"session": "x", "from": 1, "to": 2})]
+    now[0] += 0.5
+    feed(st, "cardtable/t1/alerts", msg(2))
+    now[0] += 0.9
+    assert st.requests() == []
+    now[0] += 0.2
+    assert st.requests() == [("t1", {"session": "s1", "from": 3, "to": 3})]
 
 
 def test_a_message_the_store_did_not_take_is_not_counted() -> None:
-    st, rec, now = make()
+    st, rec, _now = make()
     rec.fail = True
     with pytest.raises(RuntimeError):
         feed(st, "cardtable/t1/alerts", msg(1))
     rec.fail = False
     feed(st, "cardtable/t1/alerts", msg(2))
-    now[0] += 2
     assert st.requests() == [("t1", {"session": "s1", "from": 1, "to": 1})]
 
 
 def test_pump_publishes_resend_requests_on_the_tables_cmd_topic() -> None:
-    st, _rec, now = make()
+    st, _rec, _now = make()
     feed(st, "cardtable/t7/alerts", msg(3))
-    now[0] += 2
     sent: list[tuple[str, bytes]] = []
 
     async def publish(topic: str, payload: bytes) -> None:
