@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.core.alerts import FAULT_SEVERITIES
+from controller.floor import counts
 from controller.floor.config import StoreConfig
 from controller.floor.errors import StoreError
 
@@ -90,6 +91,7 @@ class Store(ABC):
     """Back-end independent queries; subclasses supply `_query` and the serial column type."""
 
     serial = ""
+    triggers: tuple[str, ...] = ()  # per back end: controller/floor/counts.py
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -106,6 +108,15 @@ class Store(ABC):
 
     async def _create_schema(self) -> None:
         await self._script(_SCHEMA.format(serial=self.serial))
+        # The pages' indexes and counts kept by triggers (controller/floor/counts.py); an older store is
+        # counted once.
+        for stmt in counts.TABLES:
+            await self._query(stmt)
+        if not await self._query("SELECT version FROM counts_version"):
+            for stmt in counts.BACKFILL:
+                await self._query(stmt)
+        for stmt in self.triggers:
+            await self._query(stmt)
 
     # --- writes -----------------------------------------------------------------------------------------
     async def add_alert(self, alert: Mapping[str, Any], *, dealer: str | None, received: float) -> int | None:
@@ -200,8 +211,8 @@ class Store(ABC):
     async def recent_alerts(self, limit: int) -> list[dict[str, Any]]:
         """The newest `limit` alerts plus every still-open fault alert, oldest first."""
         rows = await self._query(
-            _ALERT_COLS + " WHERE a.seq IN (SELECT seq FROM alerts ORDER BY seq DESC LIMIT ?)"
-            " OR (k.seq IS NULL AND a.severity IN (?, ?, ?, ?)) ORDER BY a.seq", (limit, *_FAULTS))
+            _ALERT_COLS + " WHERE a.seq IN (SELECT seq FROM (SELECT seq FROM alerts ORDER BY seq DESC"
+            " LIMIT ?) AS newest UNION SELECT seq FROM open_faults) ORDER BY a.seq", (limit,))
         return [_alert_row(r) for r in rows]
 
     async def history(self, f: Filters) -> list[dict[str, Any]]:
@@ -217,8 +228,8 @@ class Store(ABC):
         if f.until is not None:
             where.append("a.received <= ?")
             params.append(f.until)
-        if f.status == "open":
-            where.append("k.seq IS NULL")
+        if f.status == "open":  # open = an unacknowledged fault alert (info alerts are never open)
+            where.append("a.seq IN (SELECT seq FROM open_faults)")
         elif f.status == "acked":
             where.append("k.seq IS NOT NULL")
         sql = _ALERT_COLS + " WHERE " + " AND ".join(where) + " ORDER BY a.seq DESC LIMIT ?"
@@ -232,29 +243,24 @@ class Store(ABC):
         for tid, status, status_at, state, state_at in rows:
             out[tid] = {"table": tid, "status": status, "status_at": status_at,
                         "state": json.loads(state) if state else None, "state_at": state_at, "open": {}}
-        for (tid,) in await self._query("SELECT DISTINCT table_id FROM alerts"):
-            out.setdefault(tid, {"table": tid, "status": None, "status_at": None, "state": None,
-                                 "state_at": None, "open": {}})
-        counts = await self._query(
-            "SELECT a.table_id, a.severity, COUNT(*) FROM alerts a LEFT JOIN acks k"
-            " ON k.table_id = a.table_id AND k.alert_id = a.alert_id"
-            " WHERE k.seq IS NULL AND a.severity IN (?, ?, ?, ?)"
-            " GROUP BY a.table_id, a.severity", _FAULTS)
-        for tid, sev, n in counts:
+        # every table that sent an alert has a row (trigger); open faults are counted as they change
+        for tid, sev, n in await self._query("SELECT table_id, severity, COUNT(*) FROM open_faults"
+                                             " GROUP BY table_id, severity"):
             out[tid]["open"][sev] = int(n)
         return [out[k] for k in sorted(out)]
 
     async def open_counts(self, table: str) -> dict[str, int]:
         """Unacknowledged fault alerts of one table, by severity."""
         rows = await self._query(
-            "SELECT a.severity, COUNT(*) FROM alerts a LEFT JOIN acks k ON k.table_id = a.table_id"
-            " AND k.alert_id = a.alert_id WHERE a.table_id = ? AND k.seq IS NULL"
-            " AND a.severity IN (?, ?, ?, ?)"
-            " GROUP BY a.severity", (table, *_FAULTS))
+            "SELECT severity, COUNT(*) FROM open_faults WHERE table_id = ? GROUP BY severity", (table,))
         return {sev: int(n) for sev, n in rows}
 
     async def stats(self, since: float | None = None) -> dict[str, Any]:
         """Fault alerts per 100 hands, by dealer and by code (hands counted from `…/hands` summaries)."""
+        if since is None:  # all time: the counts the triggers keep
+            hand_rows = await self._query("SELECT dealer, n FROM hand_counts")
+            fault_rows = await self._query("SELECT dealer, code, n FROM fault_counts")
+            return build_stats({d: int(n) for d, n in hand_rows}, [(d, c, int(n)) for d, c, n in fault_rows])
         cond, params = ("WHERE received >= ?", (since,)) if since is not None else ("", ())
         hands = await self._query(f"SELECT COALESCE(dealer, ''), COUNT(*) FROM hands {cond} GROUP BY 1",
                                   params)
@@ -303,6 +309,7 @@ class SqliteStore(Store):
     """SQLite in WAL mode; the blocking calls run in a worker thread, one at a time."""
 
     serial = "INTEGER PRIMARY KEY AUTOINCREMENT"
+    triggers = counts.SQLITE_TRIGGERS
 
     def __init__(self, path: Path) -> None:
         self._path = path
@@ -360,6 +367,7 @@ class PostgresStore(Store):
     """PostgreSQL through psycopg 3 (async); one connection, re-opened once if the server dropped it."""
 
     serial = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+    triggers = counts.POSTGRES_TRIGGERS
 
     def __init__(self, dsn: str, schema: str | None) -> None:
         self._dsn = dsn
