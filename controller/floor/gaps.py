@@ -173,7 +173,9 @@ class Streams:
         for (table, session), s in self.streams.items():
             if s.since is None or now - s.asked < s.wait:
                 continue
-            quiet = now - s.arrived >= self.grace_s
+            # the tail: a hole that has lasted the grace period, of a table quiet for as long (its
+            # messages may queue behind others at the broker while its QoS 0 state overtakes them)
+            quiet = now - max(s.arrived, s.since) >= self.grace_s
             got = s.received()
             ranges = [(lo, hi) for lo, hi in s.gaps() if hi < got or quiet]
             if not ranges:

@@ -17,6 +17,7 @@ from typing import Any
 import aiomqtt
 
 from controller.aio import cancel_firmly
+from controller.floor.batch import consume
 from controller.floor.config import BrokerConfig
 from controller.floor.errors import StoreError
 from controller.floor.ingest import KINDS, Ingest
@@ -46,6 +47,8 @@ class BrokerLink:
         self.connects = 0
         self.last_error = ""
         self.acks_published = 0
+        self.batches = 0
+        self.largest_batch = 0
         self.on_change: list[Any] = []  # callables(connected: bool), e.g. to tell the browsers
         self._manual_ack = False
         self.on_ack_published: list[Any] = []  # callables(ack: Ack) once the broker has a ruling
@@ -121,11 +124,18 @@ class BrokerLink:
 
     async def _consume(self, client: aiomqtt.Client) -> None:
         paho = getattr(client, "_client", None)
-        async for msg in client.messages:
-            payload = msg.payload if isinstance(msg.payload, bytes | bytearray) else str(msg.payload).encode()
-            await self._ingest.handle(str(msg.topic), bytes(payload))
+
+        def ack(msg: aiomqtt.Message) -> None:
             if self._manual_ack and paho is not None and msg.qos > 0:
                 paho.ack(msg.mid, msg.qos)
+
+        # What is already queued is stored in one transaction and acknowledged after its commit.
+        await consume(client.messages, self._ingest.handle, self._store.transaction, ack,
+                      on_batch=self._batched)
+
+    def _batched(self, n: int) -> None:
+        self.batches += 1
+        self.largest_batch = max(self.largest_batch, n)
 
     async def _pump_acks(self, client: aiomqtt.Client) -> None:
         self._acks_waiting.set()  # whatever was stored while disconnected goes out first
@@ -141,4 +151,5 @@ class BrokerLink:
 
     def statistics(self) -> dict[str, Any]:
         return {"connected": self.connected, "connects": self.connects, "last_error": self.last_error,
-                "acks_published": self.acks_published}
+                "acks_published": self.acks_published, "batches": self.batches,
+                "largest_batch": self.largest_batch}

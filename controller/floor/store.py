@@ -9,11 +9,12 @@ browser catch-up ("everything after seq N") relies on that.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,34 @@ class Store(ABC):
 
     @abstractmethod
     async def _script(self, sql: str) -> None: ...
+
+    _lock: asyncio.Lock
+    _owner: asyncio.Task[Any] | None = None  # the task inside transaction() (holds the lock)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """Several writes as one transaction (batched ingest, controller/floor/batch.py); every other
+        task waits until it is committed, so `seq` values still become visible in increasing order."""
+        async with self._lock:
+            self._owner = asyncio.current_task()
+            try:
+                await self._query("BEGIN")
+                try:
+                    yield
+                except BaseException:
+                    with contextlib.suppress(StoreError):
+                        await self._query("ROLLBACK")
+                    raise
+                await self._query("COMMIT")
+            finally:
+                self._owner = None
+
+    def _guard(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """The store's lock, unless this task holds it already for a transaction."""
+        return contextlib.nullcontext() if self._in_transaction() else self._lock
+
+    def _in_transaction(self) -> bool:
+        return self._owner is not None and asyncio.current_task() is self._owner
 
     async def _create_schema(self) -> None:
         await self._script(_SCHEMA.format(serial=self.serial))
@@ -351,7 +380,7 @@ class SqliteStore(Store):
             finally:
                 db.execute("PRAGMA synchronous=NORMAL")
 
-        async with self._lock:
+        async with self._guard():
             try:
                 return await asyncio.to_thread(run)
             except sqlite3.OperationalError as exc:
@@ -416,8 +445,11 @@ class PostgresStore(Store):
         import psycopg
 
         pg_sql = sql.replace("?", "%s")
-        async with self._lock:
-            for attempt in (1, 2):
+        # Inside a transaction a dropped connection must not be retried on a new one (half a batch
+        # would commit); the error ends the batch, whose messages the broker then delivers again.
+        attempts = (2,) if self._in_transaction() else (1, 2)
+        async with self._guard():
+            for attempt in attempts:
                 try:
                     if self._conn is None or self._conn.closed:
                         self._conn = await self._connect()
