@@ -100,7 +100,7 @@ def _number(block: dict[str, Any], key: str) -> int | None:
 class Streams:
     """The gap tracker; wraps the ingest (`handle`) so a message counts only once it is stored."""
 
-    def __init__(self, ingest: Handler, *, prefix: str, grace_s: float = 1.0, retry_s: float = 5.0,
+    def __init__(self, ingest: Handler, *, prefix: str, grace_s: float = 2.0, retry_s: float = 5.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._ingest = ingest
         self._prefix = prefix

@@ -149,3 +149,11 @@ def test_high_water_marks_are_stored_and_taken_up_after_a_restart(tmp_path: Path
 
     st2 = asyncio.run(run())
     assert st2.streams[("t1", "s1")].high == 3
+
+
+def test_a_room_prefix_names_the_same_table() -> None:
+    rec = Recorder()
+    st = Streams(rec, prefix="cardtable/room1", clock=lambda: 0.0)
+    feed(st, "cardtable/room1/t1/alerts", msg(2))
+    assert st.requests() == [("t1", {"session": "s1", "from": 1, "to": 1})]
+    assert st.subscriptions()[0] == ("cardtable/room1/+/health", 0)
