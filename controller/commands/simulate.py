@@ -79,6 +79,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--camera", action="store_true",
                    help="an overhead camera watches the virtual table: exposures and the board count come "
                         "from rendered frames through the real vision pipeline (slower: ~0.3 s per frame)")
+    p.add_argument("--tables", type=int, default=1, metavar="N",
+                   help="play a room of N tables in this process (ids <table>001…, events direct; "
+                        "docs/room.md)")
     p.add_argument("--drain", type=float, default=10.0, metavar="S",
                    help="with --broker: wait up to S seconds after the last hand for the outbox to empty")
 
@@ -207,6 +210,24 @@ def _print_summary(res: dict[str, Any], args: argparse.Namespace, out: TextIO) -
         out.write(f"journal: {res['journal']} (cardtable replay {res['journal']})\n")
 
 
+def run_room(args: argparse.Namespace) -> int:
+    """`--tables N`: the room load generator (controller/sim/room.py); prints its summary as JSON."""
+    from controller.sim.room import run_cli
+
+    if not 1 <= args.tables <= 2000 or args.camera or args.state_dir or args.log:
+        print(f"cardtable {NAME}: --tables must be 1…2000 and goes without --camera, --state-dir, --log",
+              file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="cardtable-room-") as tmp:
+        try:
+            mqtt = broker_settings(args.broker, Path(tmp)) if args.broker else {"enabled": False}
+            res = run_cli(args, mqtt, Path(tmp), sys.stdout)
+        except UsageError as exc:
+            return report_errors(NAME, exc)
+    sys.stdout.write(json.dumps(res, separators=(",", ":")) + "\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if not 2 <= args.seats <= 10:
         print(f"cardtable {NAME}: --seats must be 2…10, got {args.seats}", file=sys.stderr)
@@ -214,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
     if args.hands < 1:
         print(f"cardtable {NAME}: --hands must be at least 1", file=sys.stderr)
         return 2
+    if args.tables != 1:
+        return run_room(args)
     with tempfile.TemporaryDirectory(prefix="cardtable-sim-") as tmp:
         state_dir = args.state_dir or Path(tmp)
         if args.log is not None and args.state_dir is None:

@@ -32,6 +32,7 @@ from controller.daemon.health import Health
 from controller.daemon.journal import Journal, Session, SessionClock, open_session
 from controller.daemon.outbox import Message, Outbox
 from controller.daemon.publisher import Publisher, check_tls_files, read_credentials
+from controller.daemon.sequence import Resender, Sequencer
 from controller.daemon.sources import check_sources
 from controller.errors import UsageError
 from controller.hardware import signal as dealer_signal
@@ -132,6 +133,8 @@ class Daemon:
             self.session = dataclasses.replace(self.session, path=journal_path)
         self.journal = Journal(self.session.path, fsync_interval_s=cfg.journal.fsync_interval_s)
         self.outbox = Outbox(state_dir / "outbox.sqlite3", retention_s=cfg.outbox.retention_h * 3600)
+        self.sequencer = Sequencer(self.outbox, self.session.name)  # numbers alerts and hands per session
+        self.resender = Resender(self.outbox)  # answers the floor's cmd/resend from the outbox
         self.ack_log = state_dir / "acks.jsonl"
         self.clock = SessionClock(self.session.epoch)
         self.queue: asyncio.Queue[Event] = asyncio.Queue()
@@ -139,6 +142,7 @@ class Daemon:
         self.on_ack: list[Callable[[str], None]] = []  # alert ids the floor ruled on (the dealer signal)
         self.health = Health(table=table.id, raise_alert=self.raise_health, clock=self.clock,
                              hand=lambda: self.engine.hand, interval_s=cfg.health.interval_s)
+        self.health.components.update({"stream": self.sequencer, "resend": self.resender})  # heartbeat
         self.publisher: Publisher | None = None
         if cfg.mqtt.enabled if publish is None else publish:
             creds = read_credentials(cfg.mqtt.credentials_file) if cfg.mqtt.credentials_file else None
@@ -314,7 +318,8 @@ class Daemon:
             strictjson.dumps(public, separators=(",", ":"), ensure_ascii=False).encode()
         if state != self._last_state:
             self._last_state = state
-            msgs.append(Message(key="state", topic="state", payload=state, retain=True))
+            # QoS 0: the latest state wins; it must not queue up in front of alerts (docs/room.md)
+            msgs.append(Message(key="state", topic="state", payload=state, qos=0, retain=True))
         self._store(msgs, session=self.session.name, event_seq=seq)
 
     def end_session(self) -> list[Outcome]:
@@ -347,6 +352,9 @@ class Daemon:
     def on_command(self, name: str, payload: bytes) -> None:
         """`cmd/ack` goes to the session's ack log (acks.jsonl); not to the journal, which holds table
         events only and must stay replayable by `cardtable replay`."""
+        if name == "resend":
+            self.resender.handle(payload)
+            return
         try:
             if name != "ack":
                 raise ValueError(f"unknown command {name[:40]!r}")

@@ -14,7 +14,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,8 +85,14 @@ class Outbox:
         self.acked = 0
         self.ignored = 0
         self._unsaved_acks: set[int] = set()
+        # Hook run inside record()'s transaction on each message before its insert (sequence numbers).
+        self.stamp: Callable[[sqlite3.Connection, Message], Message] | None = None
         if self.pending_count():
             self.wakeup.set()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self._db
 
     def processed(self, session: str) -> int:
         """How many journal events of `session` have their outcomes in the outbox."""
@@ -99,6 +105,8 @@ class Outbox:
         added = 0
         with self._tx():
             for m in messages:
+                if self.stamp is not None:
+                    m = self.stamp(self._db, m)
                 if m.key == "state" or m.key.startswith("state:"):
                     # Coalesce the retained state: the newest replaces any older one, sent or not.
                     self._db.execute("DELETE FROM messages WHERE key = ?", (m.key,))

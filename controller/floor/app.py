@@ -8,10 +8,12 @@ import logging
 import signal
 import time
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from aiohttp import web
 
 from controller.floor.config import FloorConfig
+from controller.floor.gaps import Streams
 from controller.floor.hub import Hub
 from controller.floor.ingest import Ingest
 from controller.floor.link import BrokerLink, floor_client_id
@@ -28,15 +30,23 @@ class FloorService:
         self.hub = Hub()
         self.ingest = Ingest(store=self.store, hub=self.hub, prefix=cfg.broker.prefix, dealers=cfg.dealers,
                              clock=clock)
-        self.link = BrokerLink(cfg.broker, ingest=self.ingest, store=self.store,
+        # Sequence numbers: gaps, duplicates, resend requests, broker drop counters (controller/floor/gaps.py)
+        self.streams = Streams(self.ingest, prefix=cfg.broker.prefix)
+        self.link = BrokerLink(cfg.broker, ingest=self.streams, store=self.store,  # type: ignore[arg-type]
                                client_id=floor_client_id(cfg.broker.client_id, cfg.store))
+        self.link.subscriptions += self.streams.subscriptions()
+        self.link.with_client.append(self.streams.pump)
         self.link.on_change.append(lambda up: self.hub.publish({"type": "broker", "connected": up}))
         self.link.on_ack_published.append(
             lambda ack: self.hub.publish({"type": "ack_sent", "table": ack.table, "id": ack.alert_id}))
         self.floor = Floor(cfg=cfg, store=self.store, hub=self.hub, ingest=self.ingest,
-                           acks_pending=self.link.acks_pending, link_stats=self.link.statistics, clock=clock)
+                           acks_pending=self.link.acks_pending, link_stats=self.link_statistics, clock=clock)
         self._runner: web.AppRunner | None = None
         self.port = 0
+
+    def link_statistics(self) -> dict[str, Any]:
+        """The health page's broker block: the link, plus gaps, resends and broker drops per table."""
+        return {**self.link.statistics(), "streams": self.streams.statistics()}
 
     @property
     def url(self) -> str:
@@ -47,6 +57,7 @@ class FloorService:
         """Open the store and start serving HTTP; the broker link runs separately (run_link)."""
         await self.store.open()
         await self.ingest.load()
+        await self.streams.load(self.store)
         await self.floor.restore_sessions()
         self._runner = web.AppRunner(build_app(self.floor), access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
@@ -61,6 +72,7 @@ class FloorService:
             await self._runner.cleanup()
             self._runner = None
         await self.ingest.flush_states()
+        await self.streams.save(self.store)
         await self.store.close()
 
 
@@ -72,7 +84,8 @@ async def running(cfg: FloorConfig) -> AsyncIterator[FloorService]:
     try:
         async with asyncio.TaskGroup() as tg:
             tasks = [tg.create_task(svc.link.run(), name="floor-broker"),
-                     tg.create_task(svc.ingest.run_state_writer(), name="floor-state-writer")]
+                     tg.create_task(svc.ingest.run_state_writer(), name="floor-state-writer"),
+                     tg.create_task(svc.streams.run_saver(svc.store), name="floor-streams")]
             try:
                 yield svc
             finally:

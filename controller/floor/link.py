@@ -20,6 +20,7 @@ import aiomqtt
 from controller.aio import cancel_firmly
 from controller.backoff import backoff_delays
 from controller.core import strictjson
+from controller.floor.batch import consume
 from controller.floor.config import BrokerConfig, StoreConfig
 from controller.floor.errors import StoreError
 from controller.floor.ingest import KINDS, Ingest
@@ -58,9 +59,14 @@ class BrokerLink:
         self.connects = 0
         self.last_error = ""
         self.acks_published = 0
+        self.batches = 0
+        self.largest_batch = 0
         self.on_change: list[Any] = []  # callables(connected: bool), e.g. to tell the browsers
         self._manual_ack = False
         self.on_ack_published: list[Any] = []  # callables(ack: Ack) once the broker has a ruling
+        # (topic filter, QoS); the live state is QoS 0: latest wins, never queued in front of alerts
+        self.subscriptions = [(f"{cfg.prefix}/+/{kind}", 0 if kind == "state" else 1) for kind in KINDS]
+        self.with_client: list[Any] = []  # callables(publish) run while connected (the resend requests)
 
     def acks_pending(self) -> None:
         """Wake the ack pump (called after a ruling is stored)."""
@@ -98,11 +104,13 @@ class BrokerLink:
         try:
             async with self._client() as client:
                 self._set_connected(True)
-                for kind in KINDS:
-                    await client.subscribe(f"{self._cfg.prefix}/+/{kind}", qos=1)
+                for topic, qos in self.subscriptions:
+                    await client.subscribe(topic, qos=qos)
                 async with asyncio.TaskGroup() as tg:
                     tg.create_task(self._consume(client), name="floor-consume")
                     tg.create_task(self._pump_acks(client), name="floor-acks")
+                    for task in self.with_client:
+                        tg.create_task(task(lambda t, p: client.publish(t, p, qos=1)))
         except* aiomqtt.MqttError as group:
             self.last_error = "; ".join(str(e) for e in group.exceptions)
             log.warning("floor: broker %s:%s: %s", self._cfg.host, self._cfg.port, self.last_error)
@@ -126,11 +134,18 @@ class BrokerLink:
 
     async def _consume(self, client: aiomqtt.Client) -> None:
         paho = getattr(client, "_client", None)
-        async for msg in client.messages:
-            payload = msg.payload if isinstance(msg.payload, bytes | bytearray) else str(msg.payload).encode()
-            await self._ingest.handle(str(msg.topic), bytes(payload))
+
+        def ack(msg: aiomqtt.Message) -> None:
             if self._manual_ack and paho is not None and msg.qos > 0:
                 paho.ack(msg.mid, msg.qos)
+
+        # What is already queued is stored in one transaction and acknowledged after its commit.
+        await consume(client.messages, self._ingest.handle, self._store.transaction, ack,
+                      on_batch=self._batched)
+
+    def _batched(self, n: int) -> None:
+        self.batches += 1
+        self.largest_batch = max(self.largest_batch, n)
 
     async def _pump_acks(self, client: aiomqtt.Client) -> None:
         self._acks_waiting.set()  # whatever was stored while disconnected goes out first
@@ -146,4 +161,5 @@ class BrokerLink:
 
     def statistics(self) -> dict[str, Any]:
         return {"connected": self.connected, "connects": self.connects, "last_error": self.last_error,
-                "acks_published": self.acks_published}
+                "acks_published": self.acks_published, "batches": self.batches,
+                "largest_batch": self.largest_batch}

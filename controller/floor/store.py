@@ -9,17 +9,19 @@ browser catch-up ("everything after seq N") relies on that.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.core import strictjson
 from controller.core.alerts import FAULT_SEVERITIES
+from controller.floor import counts
 from controller.floor.config import StoreConfig
 from controller.floor.dealers import FaultRow, HandRow, hand_seconds
 from controller.floor.errors import StoreError
@@ -103,6 +105,7 @@ class Store(ABC):
     """Back-end independent queries; subclasses supply `_query` and the serial column type."""
 
     serial = ""
+    triggers: tuple[str, ...] = ()  # per back end: controller/floor/counts.py
 
     @abstractmethod
     async def open(self) -> None: ...
@@ -117,9 +120,46 @@ class Store(ABC):
     @abstractmethod
     async def _script(self, sql: str) -> None: ...
 
+    _lock: asyncio.Lock
+    _owner: asyncio.Task[Any] | None = None  # the task inside transaction() (holds the lock)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """Several writes as one transaction (batched ingest, controller/floor/batch.py); every other
+        task waits until it is committed, so `seq` values still become visible in increasing order."""
+        async with self._lock:
+            self._owner = asyncio.current_task()
+            try:
+                await self._query("BEGIN")
+                try:
+                    yield
+                except BaseException:
+                    with contextlib.suppress(StoreError):
+                        await self._query("ROLLBACK")
+                    raise
+                await self._query("COMMIT")
+            finally:
+                self._owner = None
+
+    def _guard(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """The store's lock, unless this task holds it already for a transaction."""
+        return contextlib.nullcontext() if self._in_transaction() else self._lock
+
+    def _in_transaction(self) -> bool:
+        return self._owner is not None and asyncio.current_task() is self._owner
+
     async def _create_schema(self) -> None:
         await self._script(_SCHEMA.format(serial=self.serial))
         await self._script(_SCHEMA_REPLAY)
+        # The pages' indexes and counts kept by triggers (controller/floor/counts.py); an older store is
+        # counted once.
+        for stmt in counts.TABLES:
+            await self._query(stmt)
+        if not await self._query("SELECT version FROM counts_version"):
+            for stmt in counts.BACKFILL:
+                await self._query(stmt)
+        for stmt in self.triggers:
+            await self._query(stmt)
 
     # --- writes -----------------------------------------------------------------------------------------
     async def add_alert(self, alert: Mapping[str, Any], *, dealer: str | None, received: float) -> int | None:
@@ -228,8 +268,8 @@ class Store(ABC):
     async def recent_alerts(self, limit: int) -> list[dict[str, Any]]:
         """The newest `limit` alerts plus every still-open fault alert, oldest first."""
         rows = await self._query(
-            _ALERT_COLS + " WHERE a.seq IN (SELECT seq FROM alerts ORDER BY seq DESC LIMIT ?)"
-            " OR (k.seq IS NULL AND a.severity IN (?, ?, ?, ?)) ORDER BY a.seq", (limit, *_FAULTS))
+            _ALERT_COLS + " WHERE a.seq IN (SELECT seq FROM (SELECT seq FROM alerts ORDER BY seq DESC"
+            " LIMIT ?) AS newest UNION SELECT seq FROM open_faults) ORDER BY a.seq", (limit,))
         return [_alert_row(r) for r in rows]
 
     async def history(self, f: Filters) -> list[dict[str, Any]]:
@@ -248,9 +288,8 @@ class Store(ABC):
         if f.until is not None:
             where.append("a.received <= ?")
             params.append(f.until)
-        if f.status == "open":  # an info alert is an announcement: it is never open
-            where.append("k.seq IS NULL AND a.severity IN (?, ?, ?, ?)")
-            params.extend(_FAULTS)
+        if f.status == "open":  # open = an unacknowledged fault alert (info alerts are never open)
+            where.append("a.seq IN (SELECT seq FROM open_faults)")
         elif f.status == "acked":
             where.append("k.seq IS NOT NULL")
         sql = _ALERT_COLS + " WHERE " + " AND ".join(where) + " ORDER BY a.seq DESC LIMIT ?"
@@ -264,29 +303,24 @@ class Store(ABC):
         for tid, status, status_at, state, state_at in rows:
             out[tid] = {"table": tid, "status": status, "status_at": status_at,
                         "state": json.loads(state) if state else None, "state_at": state_at, "open": {}}
-        for (tid,) in await self._query("SELECT DISTINCT table_id FROM alerts"):
-            out.setdefault(tid, {"table": tid, "status": None, "status_at": None, "state": None,
-                                 "state_at": None, "open": {}})
-        counts = await self._query(
-            "SELECT a.table_id, a.severity, COUNT(*) FROM alerts a LEFT JOIN acks k"
-            " ON k.table_id = a.table_id AND k.alert_id = a.alert_id"
-            " WHERE k.seq IS NULL AND a.severity IN (?, ?, ?, ?)"
-            " GROUP BY a.table_id, a.severity", _FAULTS)
-        for tid, sev, n in counts:
+        # every table that sent an alert has a row (trigger); open faults are counted as they change
+        for tid, sev, n in await self._query("SELECT table_id, severity, COUNT(*) FROM open_faults"
+                                             " GROUP BY table_id, severity"):
             out[tid]["open"][sev] = int(n)
         return [out[k] for k in sorted(out)]
 
     async def open_counts(self, table: str) -> dict[str, int]:
         """Unacknowledged fault alerts of one table, by severity."""
         rows = await self._query(
-            "SELECT a.severity, COUNT(*) FROM alerts a LEFT JOIN acks k ON k.table_id = a.table_id"
-            " AND k.alert_id = a.alert_id WHERE a.table_id = ? AND k.seq IS NULL"
-            " AND a.severity IN (?, ?, ?, ?)"
-            " GROUP BY a.severity", (table, *_FAULTS))
+            "SELECT severity, COUNT(*) FROM open_faults WHERE table_id = ? GROUP BY severity", (table,))
         return {sev: int(n) for sev, n in rows}
 
     async def stats(self, since: float | None = None) -> dict[str, Any]:
         """Fault alerts per 100 hands, by dealer and by code (hands counted from `…/hands` summaries)."""
+        if since is None:  # all time: the counts the triggers keep
+            hand_rows = await self._query("SELECT dealer, n FROM hand_counts")
+            fault_rows = await self._query("SELECT dealer, code, n FROM fault_counts")
+            return build_stats({d: int(n) for d, n in hand_rows}, [(d, c, int(n)) for d, c, n in fault_rows])
         cond, params = ("WHERE received >= ?", (since,)) if since is not None else ("", ())
         hands = await self._query(f"SELECT COALESCE(dealer, ''), COUNT(*) FROM hands {cond} GROUP BY 1",
                                   params)
@@ -363,6 +397,7 @@ class SqliteStore(Store):
     """SQLite in WAL mode; the blocking calls run in a worker thread, one at a time."""
 
     serial = "INTEGER PRIMARY KEY AUTOINCREMENT"
+    triggers = counts.SQLITE_TRIGGERS
 
     def __init__(self, path: Path) -> None:
         self._path = path
@@ -404,7 +439,7 @@ class SqliteStore(Store):
             finally:
                 db.execute("PRAGMA synchronous=NORMAL")
 
-        async with self._lock:
+        async with self._guard():
             try:
                 return await asyncio.to_thread(run)
             except sqlite3.OperationalError as exc:
@@ -420,6 +455,7 @@ class PostgresStore(Store):
     """PostgreSQL through psycopg 3 (async); one connection, re-opened once if the server dropped it."""
 
     serial = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+    triggers = counts.POSTGRES_TRIGGERS
 
     def __init__(self, dsn: str, schema: str | None) -> None:
         self._dsn = dsn
@@ -468,8 +504,11 @@ class PostgresStore(Store):
         import psycopg
 
         pg_sql = sql.replace("?", "%s")
-        async with self._lock:
-            for attempt in (1, 2):
+        # Inside a transaction a dropped connection must not be retried on a new one (half a batch
+        # would commit); the error ends the batch, whose messages the broker then delivers again.
+        attempts = (2,) if self._in_transaction() else (1, 2)
+        async with self._guard():
+            for attempt in attempts:
                 try:
                     if self._conn is None or self._conn.closed:
                         self._conn = await self._connect()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import getpass
 import shutil
 import socket
 import subprocess
@@ -14,6 +13,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from tests.room.shipped import shipped_config
+
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
@@ -24,32 +25,28 @@ def free_port() -> int:
 
 
 class Broker:
-    """mosquitto on 127.0.0.1:<port>; persistence on so queued QoS 1 messages survive a restart."""
+    """mosquitto on 127.0.0.1:<port> under the shipped config (persistence, queue limits)."""
 
     def __init__(self, tmp: Path, *, passwords: dict[str, str] | None = None, acl: str | None = None,
                  port: int | None = None) -> None:
         self.dir = tmp
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        lines = [f"listener {self.port} 127.0.0.1", "persistence true", f"persistence_location {tmp}/",
-                 "autosave_interval 1", f"log_dest file {tmp}/mosquitto.log", "max_queued_messages 100000",
-                 # as root mosquitto would drop to user `mosquitto`, who cannot write to our tmp dir
-                 f"user {getpass.getuser()}"]
-        if passwords is None:
-            lines.append("allow_anonymous true")
-        else:
+        pwfile: Path | None = None
+        if passwords is not None:
             pwfile = tmp / "passwd"
             pwfile.write_text("")
             for user, pw in passwords.items():
                 subprocess.run(["mosquitto_passwd", "-b", str(pwfile), user, pw], check=True,
                                capture_output=True)
             pwfile.chmod(0o600)
-            lines += ["allow_anonymous false", f"password_file {pwfile}"]
         if acl is not None:
             (tmp / "acl").write_text(acl)
-            lines.append(f"acl_file {tmp}/acl")
+        # The shipped config (queue limits, persistence), with only port, paths and passwords substituted.
+        text = shipped_config(port=self.port, workdir=tmp, password_file=pwfile,
+                              acl_file=tmp / "acl" if acl is not None else None)
         self.conf = tmp / "mosquitto.conf"
-        self.conf.write_text("\n".join(lines) + "\n")
+        self.conf.write_text(text)
 
     def start(self) -> None:
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.daemon.sequence import unstamped
 from tests.daemon.broker import Broker, Subscriber
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +44,7 @@ def received(sub: Subscriber) -> tuple[list[str], int]:
     seen: dict[str, str] = {}
     dups = 0
     for raw in sub.on("/alerts"):
-        text = raw.decode()
+        text = unstamped(raw).decode()  # the alert as replay prints it, without its sequence number
         body = json.loads(text)
         if body["code"] == "HEALTH":  # controller health, not a table event: not in the replay
             continue

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
 import socket
 import subprocess
 import time
 from pathlib import Path
+
+from tests.room.shipped import shipped_config
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -84,18 +85,9 @@ class Broker:
             subprocess.run([MOSQUITTO_PASSWD, "-b", str(pw), user, password], check=True, capture_output=True)
         (self.dir / "acl").write_text(acl_text())
         (self.dir / "data").mkdir(exist_ok=True)
-        (self.dir / "mosquitto.conf").write_text(
-            f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous false\n"
-            f"password_file {pw}\n"
-            f"acl_file {self.dir / 'acl'}\n"
-            # Sessions and queued QoS 1 messages survive a broker restart.
-            # Started as root, mosquitto would become the `mosquitto` user and lose access to our tmp files.
-            + (f"user {pwd.getpwuid(os.geteuid()).pw_name}\n" if os.geteuid() == 0 else "")
-            + "persistence true\n"
-            f"persistence_location {self.dir / 'data'}/\n"
-            f"log_dest file {self.dir / 'mosquitto.log'}\n"
-            "log_type error\nlog_type warning\nlog_type notice\n")
+        # The shipped config (queue limits, persistence), with only port, paths and passwords substituted.
+        (self.dir / "mosquitto.conf").write_text(shipped_config(
+            port=self.port, workdir=self.dir / "data", password_file=pw, acl_file=self.dir / "acl"))
 
     def start(self) -> None:
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.dir / "mosquitto.conf")],
@@ -104,7 +96,8 @@ class Broker:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"mosquitto exited: {err or (self.dir / 'mosquitto.log').read_text()}")
+                log = (self.dir / "data" / "mosquitto.log").read_text()
+                raise RuntimeError(f"mosquitto exited: {err or log}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return

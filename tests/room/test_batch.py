@@ -1,0 +1,126 @@
+"""Batched ingest: everything already queued goes into one transaction; acks only after the commit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.floor.batch import consume
+from controller.floor.errors import StoreError
+from controller.floor.hub import Hub
+from controller.floor.ingest import Ingest
+from controller.floor.store import SqliteStore
+
+
+@dataclass
+class Msg:
+    topic: str
+    payload: bytes
+    mid: int
+    qos: int = 1
+
+
+class Queue:
+    """Stands in for aiomqtt's message iterator: a queue that ends with StopAsyncIteration when empty."""
+
+    def __init__(self, msgs: list[Msg]) -> None:
+        self.q = list(msgs)
+
+    def __aiter__(self) -> Queue:
+        return self
+
+    async def __anext__(self) -> Msg:
+        if not self.q:
+            raise StopAsyncIteration
+        return self.q.pop(0)
+
+    def __len__(self) -> int:
+        return len(self.q)
+
+
+def alert(n: int) -> Msg:
+    body = {"type": "alert", "id": f"t1-h1-{n}", "table": "t1", "code": "BURN_MISSING", "severity": "error",
+            "message": "m"}
+    return Msg("cardtable/t1/alerts", json.dumps(body).encode(), mid=n)
+
+
+async def stored(store: SqliteStore) -> int:
+    return (await store.counts())["alerts"]
+
+
+def test_queued_messages_are_one_transaction_and_acked_after_it(tmp_path: Path) -> None:
+    async def run() -> tuple[list[int], list[tuple[int, int]]]:
+        store = SqliteStore(tmp_path / "f.db")
+        await store.open()
+        ingest = Ingest(store=store, hub=Hub(), prefix="cardtable", dealers={})
+        acked: list[tuple[int, int]] = []  # (mid, alerts stored when it was acked)
+        batches: list[int] = []
+
+        async def ack_after(m: Any) -> None:
+            acked.append((m.mid, await stored(store)))
+
+        pending: list[asyncio.Task[None]] = []
+        await consume(Queue([alert(n) for n in range(1, 251)]), ingest.handle, store.transaction,
+                      lambda m: pending.append(asyncio.ensure_future(ack_after(m))), max_batch=100,
+                      on_batch=batches.append)
+        await asyncio.gather(*pending)
+        await store.close()
+        return batches, acked
+
+    batches, acked = asyncio.run(run())
+    assert batches == [100, 100, 50]
+    assert [m for m, _ in acked] == list(range(1, 251))
+    assert all(n >= m for m, n in acked)  # each ack went out after its alert was committed
+
+
+def test_a_failed_batch_is_rolled_back_and_not_acknowledged(tmp_path: Path) -> None:
+    async def run() -> tuple[list[int], int]:
+        store = SqliteStore(tmp_path / "f.db")
+        await store.open()
+        ingest = Ingest(store=store, hub=Hub(), prefix="cardtable", dealers={})
+        acked: list[int] = []
+
+        async def handle(topic: str, payload: bytes) -> None:
+            await ingest.handle(topic, payload)
+            if json.loads(payload)["id"].endswith("-3"):
+                raise StoreError("disk full")
+
+        with pytest.raises(StoreError):
+            await consume(Queue([alert(n) for n in range(1, 6)]), handle, store.transaction,
+                          lambda m: acked.append(m.mid))
+        n = await stored(store)
+        await store.close()
+        return acked, n
+
+    acked, n = asyncio.run(run())
+    assert acked == [] and n == 0  # nothing half-stored, nothing acknowledged: the broker sends them again
+
+
+def test_readers_wait_for_the_commit(tmp_path: Path) -> None:
+    async def run() -> list[int]:
+        store = SqliteStore(tmp_path / "f.db")
+        await store.open()
+        ingest = Ingest(store=store, hub=Hub(), prefix="cardtable", dealers={})
+        seen: list[int] = []
+        reader: list[asyncio.Task[None]] = []
+
+        async def read() -> None:
+            seen.append(await stored(store))
+
+        async def handle(topic: str, payload: bytes) -> None:
+            await ingest.handle(topic, payload)
+            if not reader:
+                reader.append(asyncio.create_task(read()))  # starts while the batch is open
+                await asyncio.sleep(0.05)
+
+        await consume(Queue([alert(n) for n in range(1, 11)]), handle, store.transaction, lambda m: None)
+        await asyncio.gather(*reader)
+        await store.close()
+        return seen
+
+    assert asyncio.run(run()) == [10]
