@@ -31,8 +31,9 @@ from tests.floor.broker import USERS, Broker
 from tests.floor.conftest import make_config
 from tests.floor.harness import LoopThread
 
-pytestmark = pytest.mark.broker
 HANDS = int(os.environ.get("CARDTABLE_CHAOS_HANDS", "120"))
+# About 0.3 s per hand on two busy cores; the long version needs more than the suite's 300 s timeout.
+pytestmark = [pytest.mark.broker, pytest.mark.timeout(max(300, HANDS))]
 CHAOS_EVERY_S = 2.0  # one disturbance every this many seconds, in turn: broker, floor, hub
 
 
