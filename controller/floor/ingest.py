@@ -102,7 +102,7 @@ class Ingest:
         self._latest: dict[str, tuple[dict[str, Any], float]] = {}  # newest state per table, and when
         self._written: dict[str, float] = {}  # the time of the state last written to the store
         self.counts = {"alerts": 0, "duplicates": 0, "state": 0, "hands": 0, "status": 0, "rejected": 0,
-                       "held": 0}
+                       "held": 0, "quarantine_duplicates": 0}
         self._held: deque[tuple[str, bytes]] = deque()  # taken from the broker, not yet stored (disk full)
         self.store_error = ""
         self.timelines = Timelines()  # per hand states: replay, the state at an alert, dealer per hand
@@ -203,8 +203,9 @@ class Ingest:
         self.counts["rejected"] += 1
         excerpt = excerpt_of(payload)
         log.warning("floor: quarantined a message on %s: %s; payload %s", topic[:200], why, excerpt)
-        await self._store.quarantine(topic=topic[:500], reason=why[:500], excerpt=excerpt,
-                                     received=self._clock())
+        if not await self._store.quarantine(topic=topic[:500], payload=payload, reason=why[:500],
+                                            excerpt=excerpt, received=self._clock()):
+            self.counts["quarantine_duplicates"] += 1  # a redelivery of one already kept
 
     async def _alert(self, table: str, alert: dict[str, Any]) -> str | None:
         problem = alert_problem(alert)

@@ -43,8 +43,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   digest TEXT PRIMARY KEY, user_name TEXT NOT NULL, role TEXT NOT NULL, csrf TEXT NOT NULL,
   expires DOUBLE PRECISION NOT NULL);
 CREATE TABLE IF NOT EXISTS quarantine (
-  seq {serial}, topic TEXT NOT NULL, reason TEXT NOT NULL, excerpt TEXT NOT NULL,
-  received DOUBLE PRECISION NOT NULL);
+  seq {serial}, digest TEXT NOT NULL UNIQUE, topic TEXT NOT NULL, reason TEXT NOT NULL,
+  excerpt TEXT NOT NULL, received DOUBLE PRECISION NOT NULL);
 CREATE TABLE IF NOT EXISTS hands (
   table_id TEXT NOT NULL, digest TEXT NOT NULL, hand INTEGER, dealer TEXT,
   received DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (table_id, digest));
@@ -230,11 +230,16 @@ class Store(ABC):
         rows = await self._query("SELECT digest, user_name, role, csrf, expires FROM sessions")
         return [(r[0], r[1], r[2], r[3], float(r[4])) for r in rows]
 
-    async def quarantine(self, *, topic: str, reason: str, excerpt: str, received: float) -> int:
-        """Keep a message the floor refused (a poison message), so staff can see what a table sent."""
-        rows = await self._query("INSERT INTO quarantine (topic, reason, excerpt, received)"
-                                 " VALUES (?, ?, ?, ?) RETURNING seq", (topic, reason, excerpt, received))
-        return int(rows[0][0])
+    async def quarantine(self, *, topic: str, payload: bytes, reason: str, excerpt: str,
+                         received: float) -> bool:
+        """Keep a message the floor refused (a poison message), so staff can see what a table sent; False
+        when this topic and payload are already there (the broker delivered it again: the floor stopped
+        between storing it and acknowledging it)."""
+        digest = hashlib.sha256(topic.encode("utf-8", "replace") + b"\0" + payload).hexdigest()
+        rows = await self._query("INSERT INTO quarantine (digest, topic, reason, excerpt, received)"
+                                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING RETURNING seq",
+                                 (digest, topic, reason, excerpt, received))
+        return bool(rows)
 
     # --- reads ------------------------------------------------------------------------------------------
     async def quarantined(self, limit: int = 50) -> dict[str, Any]:

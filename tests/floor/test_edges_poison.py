@@ -103,3 +103,22 @@ def test_poison_over_the_broker_is_acked_once_and_the_floor_survives_a_restart(
         loop.run(wait_counts(svc, 3, 4))
     finally:
         loop.run(_stop_service(svc))
+
+
+def test_a_redelivered_poison_message_is_kept_once(tmp_path: Path) -> None:
+    """The floor stopped between quarantining a message and acknowledging it: the broker delivers it again."""
+
+    async def body() -> None:
+        store = open_store(StoreConfig(sqlite=tmp_path / "floor.sqlite3"))
+        await store.open()
+        ingest = Ingest(store=store, hub=Hub(), prefix="cardtable", dealers={})
+        try:
+            for _ in range(3):
+                await ingest.handle("cardtable/t1/alerts", b"[1]")
+            await ingest.handle("cardtable/t2/alerts", b"[1]")  # same payload, another table: kept too
+            assert (await store.quarantined())["count"] == 2
+            assert ingest.counts["rejected"] == 4 and ingest.counts["quarantine_duplicates"] == 2
+        finally:
+            await store.close()
+
+    asyncio.run(body())

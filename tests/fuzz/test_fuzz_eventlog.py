@@ -42,7 +42,7 @@ def mutated_log(draw: st.DrawFn) -> bytes:
         kind = draw(st.sampled_from(["value", "drop_key", "bytes", "truncate", "duplicate", "swap", "raw"]))
         try:
             obj = json.loads(lines[i])
-        except ValueError:  # an earlier mutation broke this line already
+        except (ValueError, UnicodeError):  # an earlier mutation broke this line already
             obj = None
         if kind in ("value", "drop_key") and isinstance(obj, dict) and obj:
             key = draw(st.sampled_from(sorted(obj)))
@@ -53,7 +53,7 @@ def mutated_log(draw: st.DrawFn) -> bytes:
                 obj[key] = "__HOSTILE__"
                 lines[i] = json.dumps(obj).replace('"__HOSTILE__"', draw(st.sampled_from(HOSTILE)))
         elif kind == "bytes":
-            raw = bytearray(lines[i].encode())
+            raw = bytearray(to_bytes(lines[i]) or b" ")
             pos = draw(st.integers(0, len(raw) - 1))
             raw[pos] = draw(st.integers(0, 255))
             lines[i] = raw.decode("utf-8", "surrogateescape")
@@ -65,7 +65,15 @@ def mutated_log(draw: st.DrawFn) -> bytes:
             lines[i], lines[i + 1] = lines[i + 1], lines[i]
         else:
             lines[i] = draw(st.text(max_size=200))
-    return "\n".join(lines).encode("utf-8", "surrogateescape") + b"\n"
+    return to_bytes("\n".join(lines)) + b"\n"
+
+
+def to_bytes(text: str) -> bytes:
+    """Text that may hold bytes smuggled in as surrogates (by a byte mutation) or lone surrogates."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
 
 
 def run_replay(path: Path, *extra: str) -> tuple[int, str]:
