@@ -9,7 +9,8 @@ never finished shutting down. The floor's link had the same loop.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+import contextlib
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -57,8 +58,19 @@ class _GoodbyeTimesOut:
 
 
 class _NoAcks:
+    """The floor's store as the link uses it: no rulings to send, batches in a (no-op) transaction."""
+
     async def unpublished_acks(self) -> list[Any]:
         return []
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        yield
+
+
+class _NoIngest:
+    async def handle(self, _topic: str, _payload: bytes) -> None:
+        return None
 
 
 async def _cancel_once(run: Callable[[], Coroutine[Any, Any, None]], connected: Callable[[], bool]) -> bool:
@@ -86,7 +98,7 @@ def test_daemon_publisher_stops_although_disconnect_raises(tmp_path: Path) -> No
 
 def test_floor_link_stops_although_disconnect_raises() -> None:
     _GoodbyeTimesOut.entered = 0
-    link = BrokerLink(BrokerConfig(backoff_initial=0.01, backoff_max=0.02), ingest=None,  # type: ignore[arg-type]
+    link = BrokerLink(BrokerConfig(backoff_initial=0.01, backoff_max=0.02), ingest=_NoIngest(),  # type: ignore[arg-type]
                       store=_NoAcks())  # type: ignore[arg-type]
     link._client = _GoodbyeTimesOut  # type: ignore[method-assign]
     stopped = asyncio.run(_cancel_once(link.run, lambda: link.connected))

@@ -173,6 +173,9 @@ SUMMARIES: dict[str, str] = {
         " if it was not that seat's turn."),
     "FLOOR_CALLED": (
         "The dealer asked for the floor (004 §12): go to the table; its open alerts are listed here."),
+    "FLOOR_RULING": (
+        "The floor decided an open irregularity (004 §1(2): its decision is final). Accept: the hand goes "
+        "on as the table played it. Reverse: the remedy is still owed."),
     # --- T: seven-card stud
     "STUD_DEAL_ORDER": (
         "Stud starts with two down cards and one up card per seat, from the dealer's left (002 §2); any "

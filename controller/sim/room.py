@@ -24,8 +24,8 @@ from controller.core.alerts import Alert
 from controller.core.engine import Outcome
 from controller.core.events import Event
 from controller.daemon.app import Daemon
-from controller.daemon.simdrive import SimDriver, VirtualClock
 from controller.hardware.base import Emit
+from controller.sim.driver import SimDriver, VirtualClock
 
 
 @dataclass(kw_only=True)
