@@ -151,3 +151,33 @@ def test_simulator_big_blind_ante_tournament_all_injected_errors_found_no_false_
     for h in clean:  # the simulator's chips and the core's agree hand after hand
         assert ends[h.number] and ends[h.number] == {s: h.stacks[s] for s in ends[h.number]}, h.number
     assert len(antes) > 60 and all(antes)  # one ante a hand, always from the big blind
+
+
+def _straddle_events() -> list[Event]:
+    return _hand("""variant = 'NT'
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [1, 2, 4, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100, 100]
+actions = ['d dh p1 AcKd', 'd dh p2 7h2c', 'd dh p3 8s3d', 'd dh p4 QsQh', 'p4 f', 'p1 f', 'p2 f']
+""")
+
+
+def _codes(events: list[Event]) -> list[tuple[str, int | None]]:
+    engine = Engine(profile=CUCA)
+    out = [o for ev in events for o in engine.feed(ev)]
+    return [(o.code, o.seat) for o in out if not isinstance(o, HandSummary) and o.severity != "info"]
+
+
+def test_straddle_not_posted_and_straddle_from_the_wrong_seat_are_alerted() -> None:
+    events = _straddle_events()
+    assert _codes(events) == []
+    i = next(i for i, e in enumerate(events) if e.TYPE == "chips" and e.amount == 4)  # type: ignore[attr-defined]
+    straddler = events[i].seat  # type: ignore[attr-defined]
+    missing = events[:i] + events[i + 1:]
+    assert ("DEAL_BEFORE_BLINDS", straddler) in _codes(missing)
+    other = next(e.seat for e in events if e.TYPE == "seat" and e.seat not in (straddler,)  # type: ignore[attr-defined]
+                 and not any(c.TYPE == "chips" and c.seat == e.seat for c in events[:i + 1]))  # type: ignore[attr-defined]
+    wrong = [*events[:i], dataclasses.replace(events[i], seat=other), *events[i + 1:]]  # type: ignore[type-var]
+    codes = _codes(wrong)
+    assert ("BLIND_WRONG", other) in codes and ("DEAL_BEFORE_BLINDS", straddler) in codes
