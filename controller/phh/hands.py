@@ -119,9 +119,14 @@ class PhhHand:
 
     def posts(self) -> list[Post]:
         """The forced bets as posted, with player indices for seats (short stacks as the table takes them)."""
+        cached: list[Post] | None = self.__dict__.get("_posts")
+        if cached is not None:  # asked several times per import; the hand is immutable
+            return cached
         sb_i, bb_i = self.blind_indices()
-        return posts_due(self.forced(), button=self.n - 1, sb_seat=sb_i, bb_seat=bb_i,
-                         order=list(range(self.n)), stacks=dict(enumerate(self.starting_stacks)))
+        posts = posts_due(self.forced(), button=self.n - 1, sb_seat=sb_i, bb_seat=bb_i,
+                          order=list(range(self.n)), stacks=dict(enumerate(self.starting_stacks)))
+        self.__dict__["_posts"] = posts
+        return posts
 
 
 def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
@@ -256,8 +261,9 @@ def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[P
             known.update(c for c in _cards(w) if is_card(c))
         if len(words) == 3 and words[1] == "sm":
             shown_later[words[0]] = [c for c in _cards(words[2]) if is_card(c)]
-    pool = [c for c in FULL_DECK if c not in known]
-    random.Random(f"{seed}/{hand.key}").shuffle(pool)
+    pool = [c for c in FULL_DECK if c not in known] if invent else []
+    if invent:
+        random.Random(f"{seed}/{hand.key}").shuffle(pool)
     hole_of: dict[str, list[str]] = {}
     out: list[str] = []
     for a in hand.actions:
