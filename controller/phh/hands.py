@@ -334,7 +334,10 @@ class Play:
         require_holdem(hand, name)
         p = cls(hand=hand, stacks=list(hand.starting_stacks), street_bets=[0] * hand.n,
                 committed=[0] * hand.n)
-        p._post()
+        try:
+            p._post()
+        except PhhError as exc:
+            raise PhhError(f"{name} hand {hand.key}: {exc}") from None
         for i, a in enumerate(hand.actions):
             try:
                 p._apply(a.split("#")[0].split())
@@ -352,10 +355,7 @@ class Play:
 
     def _post(self) -> None:
         h = self.hand
-        try:
-            posts = h.posts()
-        except PhhError as exc:
-            raise PhhError(f"hand {h.key}: {exc}") from None
+        posts = h.posts()
         for p in sorted(posts, key=lambda p: p.live):  # antes first in the record, as the table's
             added = self._put(p.seat, p.amount)
             if not p.live:
