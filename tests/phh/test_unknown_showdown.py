@@ -10,8 +10,11 @@ import tomllib
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
 from controller.core.cards import is_card
 from controller.core.engine import Engine, HandSummary
+from controller.core.eventlog import LogError, parse_line
 from controller.phh import parse_phh
 from controller.phh.importer import hands_to_events
 from tests.conformance.oracle import kit_final_stacks
@@ -91,3 +94,12 @@ def test_cli_log_and_export_hold_only_recorded_cards(tmp_path: Path) -> None:
     written = {w[i:i + 2] for hand in exported.values() for a in hand["actions"]
                for w in a.split()[-1:] if a.split()[1] in ("dh", "db", "sm") for i in range(0, len(w), 2)}
     assert written - {"??"} <= recorded and all(is_card(c) for c in written - {"??"})
+
+
+def test_unread_cards_only_where_a_face_down_card_can_be() -> None:
+    assert parse_line('{"t":1,"type":"card","zone":"seat2","unread":true}').unread is True  # type: ignore[union-attr]
+    for zone in ("board", "deck"):
+        with pytest.raises(LogError, match="card"):
+            parse_line(f'{{"t":1,"type":"card","zone":"{zone}","unread":true}}')
+    with pytest.raises(LogError, match="card"):  # without the flag: as before, one of card/uid is needed
+        parse_line('{"t":1,"type":"card","zone":"seat2"}')
