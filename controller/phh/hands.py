@@ -94,7 +94,7 @@ class PhhHand:
         antes = [self.ante_of(i) for i in range(self.n)]
         paying = [i for i, a in enumerate(antes) if a]
         mode: AnteMode = "each"
-        if len(paying) == 1 and self.n > 2 and paying[0] in (bb_i, self.n - 1):
+        if len(paying) == 1 and paying[0] in (bb_i, self.n - 1):
             mode = "bb" if paying[0] == bb_i else "button"
         elif paying and (len(paying) != self.n or len(set(antes)) != 1):
             raise PhhError(f"antes {antes}: neither the same ante from every player nor one from the big "

@@ -32,7 +32,10 @@ def test_forms_in_a_row_settle_as_pokerkit(tmp_path: Path) -> None:
     assert "BUTTON_WRONG" not in done.stdout and "BLIND_WRONG" not in done.stdout
     written = list(tomllib.loads(out.read_text(encoding="utf-8"), parse_float=Decimal).values())
     kits = [list(hh)[-1] for hh in HandHistory.load_all(io.BytesIO(SRC.read_bytes()))]
-    assert len(written) == len(kits) == 4
+    assert len(written) == len(kits) == 5
+    recorded = list(tomllib.loads(SRC.read_text(encoding="utf-8"), parse_float=Decimal).values())
+    for got, raw in zip(written, recorded, strict=True):  # forced bets written back as they came
+        assert got["antes"] == raw["antes"] and got["blinds_or_straddles"] == raw["blinds_or_straddles"]
     assert written[0]["blinds_or_straddles"] == [100, 0, 0, 0]  # written back as it came
     assert written[2]["blinds_or_straddles"] == [50, 100, 200, 0]
     for got, kit in zip(written, kits, strict=True):
