@@ -58,6 +58,8 @@ def _share(text: str) -> float:
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=int, default=20, help="hands to play (default 20)")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same hands)")
+    p.add_argument("--ante", choices=("none", "bb"), default="none",
+                   help="bb: a big-blind ante of one big blind, TDA 2024 (level event ante_mode bb)")
     p.add_argument("--seats", type=int, default=9, help="seats at the table, 2…10 (default 9)")
     p.add_argument("--speed", type=_speed, default=None, metavar="fast|real|N",
                    help="fast (default: as fast as the daemon takes events), real, or N× real time")
@@ -133,7 +135,8 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     clock = VirtualClock(daemon.journal.last_t)
     daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
     daemon.health.clock = clock
-    table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile)
+    table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile,
+                         ante=args.ante)
     sources: list[Source] = []
     routes: list[Route] = []
     direct = args.direct or args.state_dir is not None

@@ -361,7 +361,7 @@ class Engine:
         unread exposure has claimed yet this hand (a card turned during the deal is the latest one)."""
         claimed = self.unread_claimed.setdefault(zone, set())
         for card in reversed(self.zones.cards_in(zone)):
-            if card not in claimed:
+            if card not in claimed and not card.startswith("??"):  # an unread card is never shown
                 claimed.add(card)
                 return card
         return None

@@ -89,7 +89,7 @@ def _card_ref(obj: Mapping[str, Any], max_seat: int, *, unread_ok: bool = False)
     card, uid = obj.get("card"), obj.get("uid")
     if card is None and uid is None and unread_ok:
         return {"zone": zone}  # `exposed` by a camera that could not read the face
-    if card is None and uid is None and obj.get("unread") is True and zone != "deck":
+    if card is None and uid is None and obj.get("unread") is True and zone not in ("deck", "board"):
         # a card whose face nobody read (extension, docs/interfaces.md: an imported hand's `??` cards)
         return {"zone": zone, "unread": True}
     if (card is None) == (uid is None):

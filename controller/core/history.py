@@ -114,12 +114,13 @@ def _posted(summary: Mapping[str, Any], index: Mapping[int, int], kind: str, nom
 
 
 def _antes(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[int]:
-    """Nominal antes by player, plus dead blind chips: both are dead money for the main pot in PHH too."""
+    """Nominal antes by player, plus dead blind chips: both are dead money for the main pot in PHH too.
+    Heads-up lists are in blind order (PokerKit reads antes like blinds)."""
     out = _posted(summary, index, "post_ante", summary["blinds"]["ante"])
     for a in summary["actions"]:
         if a["action"] == "post_dead" and a["seat"] in index:
             out[index[a["seat"]]] += int(a["added"])
-    return out
+    return out[::-1] if len(out) == 2 else out  # heads-up: blind order, as for the blinds
 
 
 def _blinds(summary: Mapping[str, Any], index: Mapping[int, int]) -> list[int]:

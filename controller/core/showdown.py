@@ -204,6 +204,11 @@ class Showdown:
         rule = odd_chip_rule(self.profile)
         for i, pot in reversed(list(enumerate(pots))):
             known = [s for s in pot.eligible if s in values]
+            standing = [s for s in pot.eligible if s not in self.mucked or s in values]
+            if len(standing) == 1 and standing[0] not in values:
+                # Every other claimant mucked cards nobody read: the one left takes the pot, unseen.
+                results.append(PotResult(pot=pot, shares={standing[0]: pot.amount}, value=None))
+                continue
             if self._unknown_result(pot, known):
                 # A claimant kept unread cards face down and no readable hand was tabled: who won is not
                 # known, and nothing is made up (docs/phh.md "Never invent a card").

@@ -94,7 +94,7 @@ class PhhHand:
         antes = [self.ante_of(i) for i in range(self.n)]
         paying = [i for i, a in enumerate(antes) if a]
         mode: AnteMode = "each"
-        if len(paying) == 1 and self.n > 2 and paying[0] in (bb_i, self.n - 1):
+        if len(paying) == 1 and paying[0] in (bb_i, self.n - 1):
             mode = "bb" if paying[0] == bb_i else "button"
         elif paying and (len(paying) != self.n or len(set(antes)) != 1):
             raise PhhError(f"antes {antes}: neither the same ante from every player nor one from the big "
@@ -119,9 +119,14 @@ class PhhHand:
 
     def posts(self) -> list[Post]:
         """The forced bets as posted, with player indices for seats (short stacks as the table takes them)."""
+        cached: list[Post] | None = self.__dict__.get("_posts")
+        if cached is not None:  # asked several times per import; the hand is immutable
+            return cached
         sb_i, bb_i = self.blind_indices()
-        return posts_due(self.forced(), button=self.n - 1, sb_seat=sb_i, bb_seat=bb_i,
-                         order=list(range(self.n)), stacks=dict(enumerate(self.starting_stacks)))
+        posts = posts_due(self.forced(), button=self.n - 1, sb_seat=sb_i, bb_seat=bb_i,
+                          order=list(range(self.n)), stacks=dict(enumerate(self.starting_stacks)))
+        self.__dict__["_posts"] = posts
+        return posts
 
 
 def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
@@ -256,8 +261,9 @@ def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[P
             known.update(c for c in _cards(w) if is_card(c))
         if len(words) == 3 and words[1] == "sm":
             shown_later[words[0]] = [c for c in _cards(words[2]) if is_card(c)]
-    pool = [c for c in FULL_DECK if c not in known]
-    random.Random(f"{seed}/{hand.key}").shuffle(pool)
+    pool = [c for c in FULL_DECK if c not in known] if invent else []
+    if invent:
+        random.Random(f"{seed}/{hand.key}").shuffle(pool)
     hole_of: dict[str, list[str]] = {}
     out: list[str] = []
     for a in hand.actions:
@@ -328,7 +334,10 @@ class Play:
         require_holdem(hand, name)
         p = cls(hand=hand, stacks=list(hand.starting_stacks), street_bets=[0] * hand.n,
                 committed=[0] * hand.n)
-        p._post()
+        try:
+            p._post()
+        except PhhError as exc:
+            raise PhhError(f"{name} hand {hand.key}: {exc}") from None
         for i, a in enumerate(hand.actions):
             try:
                 p._apply(a.split("#")[0].split())
@@ -346,10 +355,7 @@ class Play:
 
     def _post(self) -> None:
         h = self.hand
-        try:
-            posts = h.posts()
-        except PhhError as exc:
-            raise PhhError(f"hand {h.key}: {exc}") from None
+        posts = h.posts()
         for p in sorted(posts, key=lambda p: p.live):  # antes first in the record, as the table's
             added = self._put(p.seat, p.amount)
             if not p.live:

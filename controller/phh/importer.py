@@ -200,7 +200,26 @@ def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
     for ev in shown_later:
         assert isinstance(ev, Exposed)
         out.append(Exposed(t=clock.tick(0.5), zone=ev.zone, card=ev.card))
+    for i in _conceded(play):  # the recorded result says they lost: their face-down cards go to the muck
+        out += _to_muck(seats[i], play.hole.get(i, []), clock)
     return out
+
+
+def _conceded(play: Play) -> list[int]:
+    """Showdown hands nobody saw that `winnings` records as losing, when it names a winner among them.
+
+    PHH `winnings` is what each player took from the pot; a file whose winnings are all 0 says nothing
+    (some transcriptions write that). A loser's unread hand is mucked, which is what the table would
+    have seen; the winner then takes the pot without a card being made up.
+    """
+    won = play.hand.winnings
+    live = [i for i in range(play.hand.n) if i not in play.folded and i not in play.mucked]
+    unread = [i for i in live if not all(map(is_card, play.shown.get(i) or play.hole.get(i) or ["??"]))]
+    if not won or not unread or len(live) < 2 or not any(won[i] > 0 for i in live):
+        return []
+    if any(won[i] > 0 for i in range(play.hand.n) if i not in live):
+        return []  # the record does not fit the hand: decide nothing from it
+    return [i for i in live if won[i] == 0 and i in unread]
 
 
 def _action_events(i: int, action: str, total: int, round_total: dict[int, int], seats: list[int],

@@ -70,8 +70,10 @@ class HandPlay:
 
     def __init__(self, *, seating: Seating, sb: int, bb: int, chip: int, profile: Profile,
                  deck: Sequence[str], uids: Mapping[str, str] | None, clock: Clock, rng: random.Random,
-                 policy: Policy, fault: Fault | None = None) -> None:
+                 policy: Policy, fault: Fault | None = None, bb_ante: bool = False) -> None:
         self.seating = seating
+        self.bb_ante = bb_ante  # the big blind also posts one big blind as ante, after its blind (TDA 2024)
+        self.dead_money = 0  # antes: dead money for the main pot
         self.sb, self.bb, self.chip = sb, bb, chip
         self.profile = profile
         self.uids = uids
@@ -238,6 +240,9 @@ class HandPlay:
                 self.behind[seat] -= amount
                 if seat not in live:  # a dead hand's blind still goes into the pot
                     self.committed[seat] += amount
+            if self.bb_ante:  # what the big blind has left after its blind, up to one big blind
+                self.dead_money = min(self.bb, self.behind[self.seating.bb_seat])
+                self.behind[self.seating.bb_seat] -= self.dead_money
             order = self.preflop_order(live)
             return Round(seats=order, stacks={s: self.behind[s] for s in order},
                          posted={s: a for s, a in posted.items() if s in live}, bb=self.bb,
@@ -268,7 +273,7 @@ class HandPlay:
     def pot_total(self) -> int:
         rnd = self.round
         now = sum(rnd.committed.values()) if rnd is not None else 0
-        return sum(self.committed.values()) + now
+        return sum(self.committed.values()) + now + self.dead_money
 
     def play_turn(self, rnd: Round, *, think: tuple[float, float] | None = None) -> None:
         seat = rnd.to_act
@@ -323,7 +328,7 @@ class HandPlay:
             raise AssertionError("showdown without a full board")
         paid, pots = settle(committed=self.committed, live=live, hole=hole, board=board,
                             order_from_button=self.seating.dealt_in, chip=self.chip,
-                            odd=odd_chips_for(self.profile))
+                            odd=odd_chips_for(self.profile), dead=self.dead_money)
         self.street = "showdown"
         if len(live) > 1:
             self.showdown(live, pots)

@@ -29,11 +29,12 @@ def strength(hole: Sequence[str], board: Sequence[str]) -> int:
 
 def settle(*, committed: Mapping[int, int], live: Sequence[int], hole: Mapping[int, Sequence[str]],
            board: Sequence[str], order_from_button: Sequence[int],
-           chip: int = 1, odd: OddChips = "all_to_first") -> tuple[dict[int, int], list[Pot]]:
+           chip: int = 1, odd: OddChips = "all_to_first", dead: int = 0) -> tuple[dict[int, int], list[Pot]]:
     """Chips each seat receives back (uncalled bets and pots), and the pots, main pot first.
 
     `live`: seats with a claim; `order_from_button`: dealt-in seats clockwise from the first seat left
-    of the button (odd chips go to the first winner in this order).
+    of the button (odd chips go to the first winner in this order). `dead`: antes, dead money for the
+    main pot.
     """
     paid: dict[int, int] = {s: 0 for s in committed}
     contrib = dict(committed)
@@ -49,7 +50,7 @@ def settle(*, committed: Mapping[int, int], live: Sequence[int], hole: Mapping[i
     pots: list[Pot] = []
     previous = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contrib.values())
+        amount = sum(min(c, level) - min(c, previous) for c in contrib.values()) + (dead if not pots else 0)
         eligible = tuple(s for s in order_from_button if s in live and contrib[s] >= level)
         previous = level
         if amount <= 0:
@@ -63,6 +64,8 @@ def settle(*, committed: Mapping[int, int], live: Sequence[int], hole: Mapping[i
         last = pots[-1]
         pots[-1] = Pot(amount=last.amount + rest, eligible=last.eligible,
                        winners=_split(last.amount + rest, last.eligible, hole, board, chip, odd))
+    if dead and not pots and live:  # no live contribution at all: the antes go to the one left
+        paid[live[0]] += dead
     for pot in pots:
         for seat, won in pot.winners.items():
             paid[seat] += won

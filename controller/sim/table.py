@@ -62,7 +62,7 @@ class VirtualTable:
                  use_uids: bool = True, start_t: float = 0.0, style: Style = "mixed",
                  faults: tuple[str, ...] | None = None, min_stack_bb: int = 8,
                  max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS,
-                 reactions: tuple[str, ...] = ("remedy",)) -> None:
+                 reactions: tuple[str, ...] = ("remedy",), ante: str = "none") -> None:
         if not 2 <= seats <= 10:
             raise ValueError(f"seats must be 2…10, got {seats}")
         if not 0.0 <= inject <= 1.0:
@@ -79,6 +79,9 @@ class VirtualTable:
         if bad or not reactions:
             raise ValueError(f"reactions must be some of {', '.join(REACTIONS)}, got {reactions!r}")
         self.reactions = reactions  # what the dealer does after an injected error (faults.py)
+        if ante not in ("none", "bb"):
+            raise ValueError(f"ante must be none or bb, got {ante!r}")
+        self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
         from controller.sim.faults import FAULTS  # late: faults import this module's types
 
         self.fault_kinds = tuple(sorted(faults if faults is not None else FAULTS))
@@ -134,7 +137,8 @@ class VirtualTable:
             st.level = level
             st.level_announced = level
             sb, bb = LEVELS[level]
-            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=0))
+            ante, mode = (bb, "bb") if self.bb_ante else (0, "each")
+            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=ante, ante_mode=mode))
         st.t = clock.t
 
     def _seat_everyone(self, clock: Clock) -> None:
@@ -225,7 +229,7 @@ class VirtualTable:
         sb, bb = LEVELS[st.level]
         clock = Clock(st.t, self.rng)
         policy = Policy(self.rng, style=fault.style if fault and fault.style else self.style, unit=sb)
-        play = HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile,
+        play = HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile, bb_ante=self.bb_ante,
                         deck=FULL_DECK, uids=st.uids if self.use_uids else None, clock=clock,
                         rng=self.rng, policy=policy, fault=fault)
         if fault is not None:

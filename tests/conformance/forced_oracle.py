@@ -9,8 +9,7 @@ from dataclasses import dataclass
 
 from pokerkit import HandHistory, NoLimitTexasHoldem, State
 
-from controller.core.cards import FULL_DECK
-from tests.conformance.oracle import AUTOMATIONS, _stacks
+from tests.conformance.oracle import AUTOMATIONS, _stacks, play_out
 
 
 @dataclass(frozen=True)
@@ -93,20 +92,8 @@ def form_hand(form: str, seed: int) -> FormHand:
     antes, blinds, opening = FORMS[form](rng, n, bb, stacks)
     game = NoLimitTexasHoldem(AUTOMATIONS, False, antes, blinds, bb)  # type: ignore[arg-type]
     state = game(stacks, n)
-    deck = list(FULL_DECK)
-    rng.shuffle(deck)
     inc: dict[str, int | bool] = {"street": -1, "full": opening, "closed": False, "bb": bb}
-    while state.can_deal_hole():
-        state.deal_hole(deck.pop())
-    while state.status:
-        if state.can_burn_card():
-            state.burn_card(deck.pop())
-        elif state.can_deal_board():
-            state.deal_board(deck.pop())
-        elif state.actor_index is not None:
-            _act(state, rng, inc, opening)
-        else:
-            break
+    play_out(state, rng, lambda: _act(state, rng, inc, opening))
     assert not state.status, f"{form} {seed}: hand did not finish"
     text = HandHistory.from_game_state(game, state).dumps()
     return FormHand(seed=seed, form=form, phh_text=text, final_stacks=list(state.stacks))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -96,6 +97,23 @@ def _act(state: State, rng: random.Random, street: _Street, bb: int) -> None:
             street.full_increment = increment
 
 
+def play_out(state: State, rng: random.Random, act: Callable[[], None]) -> None:
+    """Deal from a shuffled deck and let `act` take every decision until the hand is over."""
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    while state.can_deal_hole():
+        state.deal_hole(deck.pop())
+    while state.status:
+        if state.can_burn_card():
+            state.burn_card(deck.pop())
+        elif state.can_deal_board():
+            state.deal_board(deck.pop())
+        elif state.actor_index is not None:
+            act()
+        else:
+            break
+
+
 @cache
 def random_hand(seed: int) -> RandomHand:
     rng = random.Random(seed)
@@ -111,19 +129,7 @@ def random_hand(seed: int) -> RandomHand:
     game = NoLimitTexasHoldem(AUTOMATIONS, False, ante, (sb, bb), bb)
     state = game(stacks, n)
     street = _Street()
-    deck = list(FULL_DECK)
-    rng.shuffle(deck)
-    while state.can_deal_hole():
-        state.deal_hole(deck.pop())
-    while state.status:
-        if state.can_burn_card():
-            state.burn_card(deck.pop())
-        elif state.can_deal_board():
-            state.deal_board(deck.pop())
-        elif state.actor_index is not None:
-            _act(state, rng, street, bb)
-        else:
-            break
+    play_out(state, rng, lambda: _act(state, rng, street, bb))
     assert not state.status, f"seed {seed}: hand did not finish"
     text = HandHistory.from_game_state(game, state).dumps()
     return RandomHand(seed=seed, phh_text=text, final_stacks=list(state.stacks))

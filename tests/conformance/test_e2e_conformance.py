@@ -78,14 +78,16 @@ def _samples() -> list[tuple[str, PhhHand]]:
     return out
 
 
-def _importable(hand: PhhHand) -> bool:
-    return hand.variant == "NT" and len({hand.ante_of(i) for i in range(hand.n)}) == 1
+def _importable(name: str, hand: PhhHand) -> bool:
+    # The WSOP 2019 sample (big-blind ante) leaves out p8's preflop turn: PokerKit does not check who acts,
+    # the table does (ACTION_OUT_OF_TURN). Big-blind antes themselves are imported (tests/phh, golden).
+    return hand.variant == "NT" and not name.startswith("wsop_2019")
 
 
 @pytest.mark.parametrize(("name", "hand"), _samples(), ids=lambda v: v if isinstance(v, str) else "")
 def test_phh_samples_end_to_end(name: str, hand: PhhHand) -> None:
-    if not _importable(hand):
-        pytest.skip("not importable: draw variant, or a big-blind ante the engine has no event for "
+    if not _importable(name, hand):
+        pytest.skip("not importable: a draw variant, or the WSOP 2019 sample whose actions skip p8's turn "
                     "(checked at record level in test_record_conformance)")
     (summary,), alerts = replay(hands_to_events([hand]), merge=False)
     # PokerKit on the hand as recorded (`??` kept): an unshown hand cannot beat a tabled one, and no card
@@ -137,7 +139,7 @@ def test_cli_bad_files(tmp_path: Path) -> None:
 
 def test_multi_hand_log_plays_every_hand_as_recorded() -> None:
     """Several hands in one log: seats are planned for the dead-button rule, stacks reset per hand."""
-    hands = [h for _, h in _samples() if _importable(h)]
+    hands = [h for name, h in _samples() if _importable(name, h)]
     summaries, alerts = replay(hands_to_events(hands), merge=False)
     assert [f"{a.code}: {a.message}" for a in alerts if a.severity != "info"] == []  # no BUTTON_WRONG
     assert [[int(s["start"]) for s in x.payload["seats"]] for x in summaries] == [h.starting_stacks

@@ -3,7 +3,7 @@
 Big-blind ante (with short big blinds), one or two straddles, a returning player's live post, a dead
 small blind: random hands played by PokerKit, imported as physical event logs, replayed by the engine;
 every finishing stack must match and no fault alert may be raised. A few hundred hands per form by
-default, 10,000 per form with CARDTABLE_FULL=1.
+default, 10,000 per form with CARDTABLE_FULL=1 (or CARDTABLE_FORCED_HANDS=N).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tests.conformance.forced_oracle import FORMS, form_hand
 from tests.conformance.oracle import parse_one
 from tests.conformance.test_e2e_conformance import end_stacks, replay
 
-N = 10_000 if os.environ.get("CARDTABLE_FULL") == "1" else 150
+N = int(os.environ.get("CARDTABLE_FORCED_HANDS", 10_000 if os.environ.get("CARDTABLE_FULL") == "1" else 150))
 
 
 @pytest.mark.timeout(7_200 if N > 1_000 else 300)
