@@ -20,7 +20,7 @@ from controller.core.cards import RANKS, SUITS
 
 MODEL_PATH = Path(__file__).with_name("data") / "index_model.npz"
 PX_MM = 4.0  # the index area is resampled at this many pixels per card millimetre
-ROI_MM = (0.5, 0.5, 15.0, 30.0)  # x0, y0, x1, y1 from the corner of a portrait 63 × 88 mm card
+ROI_MM = (0.5, 0.5, 15.0, 36.0)  # x0, y0, x1, y1 from the corner of a portrait 63 × 88 mm card
 CARD_MM = (63.0, 88.0)
 GLYPH = (24, 32)  # bitmap (w, h) a glyph is scaled to before HOG
 INK_MIN = 40.0  # colour distance from the card's paper that is print at all
@@ -58,8 +58,7 @@ def extract(roi: np.ndarray) -> IndexGlyphs | None:
     min_area = 0.004 * w * h
     comps = [(i, *stats[i]) for i in range(1, n)
              if stats[i][4] >= min_area and stats[i][0] > 0 and stats[i][1] > 0
-             and stats[i][0] + stats[i][2] < w and stats[i][1] + stats[i][3] < h
-             and stats[i][3] < 0.6 * h]
+             and stats[i][0] + stats[i][2] < w and stats[i][3] < 0.6 * h]  # the suit may run off the bottom
     if len(comps) < 2:
         return None
     comps.sort(key=lambda c: c[2])

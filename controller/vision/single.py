@@ -9,7 +9,7 @@ cards: they are split with the outline-corner search of `detect._split`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -424,4 +424,56 @@ def detect_single(frame: np.ndarray) -> Detection:
         up = is_face_up(feats)
         cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
                                   card=read_code(frame, f.quad) if up else None))
-    return Detection(cards=tuple(cards), card_long_px=long)
+    board = set(board_row([c.polygon for c in cards if c.face_up]))
+    ups = [i for i, c in enumerate(cards) if c.face_up]
+    marked = tuple(replace(c, zone="board") if i in ups and ups.index(i) in board else c
+                   for i, c in enumerate(cards))
+    return Detection(cards=marked, card_long_px=long)
+
+
+BOARD_PITCH = (0.8, 1.8)  # neighbouring board cards: centre distance in card widths
+BOARD_MAX = 5
+
+
+def board_row(quads: list[np.ndarray]) -> list[int]:
+    """Indices of the board with no zones known: the longest row (3 to 5) of face-up cards of one size
+    and direction, side by side along their short axis, as a dealer spreads flop, turn and river."""
+    n = len(quads)
+    if n < 3:
+        return []
+    centres = np.array([q.mean(axis=0) for q in quads])
+    across = np.array([(q[1] - q[0] + q[2] - q[3]) / 2 for q in quads])  # short-side vectors
+    widths = np.hypot(across[:, 0], across[:, 1])
+    link = np.zeros((n, n), bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = centres[j] - centres[i]
+            dist = float(np.hypot(*d))
+            w = float(widths[i] + widths[j]) / 2
+            if not BOARD_PITCH[0] * w <= dist <= BOARD_PITCH[1] * w or abs(widths[i] - widths[j]) > 0.25 * w:
+                continue
+            # Neighbours sit across each other's short axis: the step runs along it.
+            along = abs(float(d @ across[i])) / (dist * float(widths[i]))
+            link[i, j] = link[j, i] = along > 0.85
+    best: list[int] = []
+    seen: set[int] = set()
+    for start in range(n):
+        if start in seen:
+            continue
+        comp, todo = [], [start]
+        while todo:
+            k = todo.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            comp.append(k)
+            todo.extend(int(m) for m in np.nonzero(link[k])[0])
+        if 3 <= len(comp) <= BOARD_MAX and len(comp) > len(best) and _collinear(centres[comp], widths[comp]):
+            best = sorted(comp)
+    return best
+
+
+def _collinear(centres: np.ndarray, widths: np.ndarray) -> bool:
+    vx, vy, x0, y0 = cv2.fitLine(centres.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    off = np.abs((centres[:, 0] - x0) * vy - (centres[:, 1] - y0) * vx)
+    return bool(off.max() < 0.35 * float(np.median(widths)))

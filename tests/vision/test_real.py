@@ -1,0 +1,68 @@
+"""Single-frame detection on real photos (tests/data/vision, licensed copies with truth) and rendered frames.
+
+Bounds sit a few points under the figures measured when they were set (docs/camera.md), so a regression
+fails while the noise of one card does not. They are not the issue's targets, which are not met yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.vision_score import Tally, score_real, score_rendered
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "vision"
+
+# Measured on the 26 committed photos when set: see docs/camera.md.
+REAL_BOUNDS = {"found": 0.85, "face_of_found": 0.85, "rank_suit": 0.35, "count_exact": 0.45}
+RENDERED_BOUNDS = {"found": 0.95, "face_of_found": 0.85, "rank_suit": 0.7, "board_exact": 0.75}
+
+
+@pytest.fixture(scope="module")
+def real() -> dict[str, Tally]:
+    return score_real(DATA, DATA / "truth.csv")
+
+
+@pytest.mark.parametrize("metric", sorted(REAL_BOUNDS))
+def test_real_photos_hold_their_figures(real: dict[str, Tally], metric: str) -> None:
+    value = real["all"].rates()[metric]
+    assert value is not None and value >= REAL_BOUNDS[metric], \
+        f"{metric} = {value}\n" + "\n".join(r[1] for r in sorted(real["all"].rows, key=lambda r: -r[0])[:10])
+
+
+def test_every_source_finds_most_of_its_cards(real: dict[str, Tally]) -> None:
+    for src in ("src1", "src2", "src3"):
+        found = real[src].rates()["found"]
+        assert found is not None and found >= 0.8, f"{src}: found {found}"
+
+
+def test_single_rendered_frames_hold_their_figures() -> None:
+    rates = score_rendered(8, (1296, 972), seed=3).rates()
+    for metric, bound in RENDERED_BOUNDS.items():
+        value = rates[metric]
+        assert value is not None and value >= bound, f"{metric} = {value} (bound {bound})"
+
+
+def test_cli_prints_one_json_line_per_image_without_config() -> None:
+    images = [DATA / "src2_003.jpg", DATA / "src3_002.jpg"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "controller", "camera", "detect", *map(str, images), "--json"]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    lines = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [Path(d["image"]).name for d in lines] == ["src2_003.jpg", "src3_002.jpg"]
+    assert all({"image", "board_count", "cards"} <= d.keys() for d in lines)
+    assert len(lines[1]["cards"]) == 1 and lines[1]["cards"][0]["face"] == "up"
+
+
+def test_a_row_of_three_face_up_cards_is_the_board_without_zones() -> None:
+    from bench.vision_score import detect_json
+
+    pred = detect_json(DATA / "src2_003.jpg")
+    assert pred["board_count"] == 3
