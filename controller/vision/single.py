@@ -88,9 +88,15 @@ def _rect_of(contour: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) \
             or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
         return None  # opposite sides of a card differ little even in steep perspective
+    return q, fill, float(long)
+
+
+def _fit_sides(q: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """The quad's sides fitted to the outline points along them (approxPolyDP vertices are rough)."""
     pts = contour.reshape(-1, 2).astype(np.float32)
+    short = min(float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[2] - q[1]))))
     tol = max(1.5, 0.05 * short)
-    return _refine(q, pts[_seg_dist(pts, q) < tol], tol), fill, float(long)
+    return _refine(q, pts[_seg_dist(pts, q) < tol], tol)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -127,10 +133,14 @@ def _sample3(img: np.ndarray, p: np.ndarray) -> np.ndarray:
     return img[yi, xi].astype(np.float32)
 
 
+_Rect = tuple[np.ndarray, float, bool, np.ndarray]  # quad, fill, dark, contour (work pixels)
+
+
 def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area: float
-                ) -> tuple[list[tuple[np.ndarray, float, bool]], list[tuple[np.ndarray, bool]]]:
-    """Rectangles (box, fill, dark) and larger non-rectangular regions (contour, dark) at every level."""
-    rects: list[tuple[np.ndarray, float, bool]] = []
+                ) -> tuple[list[_Rect], list[tuple[np.ndarray, bool]]]:
+    """Card-shaped regions (quad, fill, dark, contour) and larger non-rectangular regions (contour, dark)
+    at every level. Edge checks and side fits wait until duplicates are dropped (speed)."""
+    rects: list[_Rect] = []
     groups: list[tuple[np.ndarray, bool]] = []
     for t in _levels(gray):
         for dark in (False, True):
@@ -145,8 +155,8 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
                 if area < min_area:
                     continue
                 r = _rect_of(c) if area <= max_area else None
-                if r is not None and edge_contrast(colour, r[0]) >= EDGE_MIN:
-                    rects.append((r[0], r[1], dark))
+                if r is not None:
+                    rects.append((r[0], r[1], dark, c))
                 elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):
                     groups.append((c, dark))
     return rects, groups
@@ -156,15 +166,20 @@ def _touches_border(x: int, y: int, w: int, h: int, shape: tuple[int, ...]) -> b
     return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
 
 
-def _nms(rects: list[tuple[np.ndarray, float, bool]]) -> list[tuple[np.ndarray, float, bool]]:
+def _nms(rects: list[_Rect], colour: np.ndarray) -> list[_Rect]:
     """One rectangle per card. Each level finds a card again: keep the best-filled, except that a card
-    beats a rectangle inside it (a back's coloured field, a court's picture frame)."""
-    out: list[tuple[np.ndarray, float, bool]] = []
+    beats a rectangle inside it (a back's coloured field, a court's picture frame). Only a rectangle with
+    a clear edge on three sides counts (checked when it would be kept: the check costs more than IoU)."""
+    out: list[_Rect] = []
     for r in sorted(rects, key=lambda r: -r[1]):
         clash = [i for i, o in enumerate(out) if _iou(r[0], o[0]) >= SAME]
+        if clash and not all(_holds(r[0], out[i][0], 0.95) for i in clash):
+            continue
+        if edge_contrast(colour, r[0]) < EDGE_MIN:
+            continue
         if not clash:
             out.append(r)
-        elif all(_holds(r[0], out[i][0], 0.95) for i in clash):
+        else:
             for i in sorted(clash, reverse=True):
                 del out[i]
             out.append(r)
@@ -189,7 +204,7 @@ def find_cards(frame: np.ndarray) -> tuple[list[Found], float]:
     min_area = (MIN_LONG * side) ** 2 / CARD_ASPECT
     max_area = MAX_AREA * gray.shape[0] * gray.shape[1]
     rects, groups = _components(gray, small, min_area, max_area)
-    cards = _nms(rects)
+    cards = [(_fit_sides(r[0], r[3]), r[1], r[2], r[3]) for r in _nms(rects, small)]
     longs = [_long_side(r[0]) for r in cards]
     long = float(np.median(longs)) if longs else 0.2 * side
     # Cards smaller than half the typical card are pips or print on a card (a big ace's suit), not cards.
@@ -264,8 +279,8 @@ def _area(q: np.ndarray) -> float:
     return float(cv2.contourArea(np.asarray(q, np.float32)))
 
 
-def _pairs_apart(cards: list[tuple[np.ndarray, float, bool]]
-                 ) -> tuple[list[tuple[np.ndarray, float, bool]], list[tuple[np.ndarray, bool]]]:
+def _pairs_apart(cards: list[_Rect]
+                 ) -> tuple[list[_Rect], list[tuple[np.ndarray, bool]]]:
     """Rectangles much larger than the typical clean card (one of card aspect) are two cards squared up
     on each other (a hole pair): they go to the splitter instead."""
     clean = [_area(r[0]) for r in cards if 1.25 <= _aspect(r[0]) <= 1.65]
