@@ -302,6 +302,7 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
     """Cards in regions of touching cards that no whole-card rectangle explains."""
     out: list[Found] = []
     taken = list(singles)
+    done: list[np.ndarray] = []
     minch: np.ndarray | None = None
     for contour, dark in sorted(groups, key=lambda g: -cv2.contourArea(g[0])):
         area = cv2.contourArea(contour)
@@ -309,8 +310,10 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
             continue
         hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
         covered = sum(_overlap(hull, q) for q in taken)
-        if covered > 0.5 * area:
+        # Each level finds the same pile again: split it once.
+        if covered > 0.5 * area or any(_iou(hull, d) > 0.6 for d in done):
             continue
+        done.append(hull)
         if minch is None:
             minch = min_channel(frame) if not dark else 255 - _max_channel(frame)
         x, y, w, h = cv2.boundingRect(contour)
