@@ -52,7 +52,7 @@ def stages(frame: np.ndarray) -> dict[str, float]:
     out["3 rest of find (refine, split touching)"] = max(total_find - out["1 scale + grey"]
                                                         - out["2 level cuts + card shapes"], 0.0)
     t0 = time.perf_counter()
-    found += s._felt_cards(frame, found)
+    found = s._felt_cards(frame, found)
     out["4 felt-model merge"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     ups = [f.quad for f in found if s.is_face_up(s.face_features(frame, f.quad))]

@@ -400,19 +400,20 @@ def smooth_table_share(frame: np.ndarray) -> float:
 
 
 def _felt_cards(frame: np.ndarray, found: list[Found]) -> list[Found]:
-    """Cards the felt-model pipeline finds that the level cuts missed: on a smooth table it splits
-    overlapping white-bordered cards (hole pairs) far better than outline cuts at work resolution."""
+    """Merge in what the felt-model pipeline finds on a smooth table: it splits overlapping white-bordered
+    cards (hole pairs) far better than outline cuts at work resolution, so a pile it splits replaces the
+    level-cut cards on it; a lone card it finds is added only where the cuts found nothing."""
     if smooth_table_share(frame) < FELT_SHARE:
-        return []
+        return found
     groups, _, _ = _locate(frame, VisionModel())
-    out: list[Found] = []
+    out = list(found)
     for g in groups:
-        if len(g.quads) == 1 and any(_iou(g.quads[0], f.quad) >= 0.3 for f in found):
+        if len(g.quads) == 1:
+            if all(_iou(g.quads[0], f.quad) < 0.3 for f in out):
+                out.append(Found(quad=g.quads[0], fill=0.0, dark=False))
             continue
-        for q in g.quads:
-            if any(_iou(q, f.quad) >= 0.5 for f in found):
-                continue
-            out.append(Found(quad=q, fill=0.0, dark=False))
+        out = [f for f in out if all(_iou(f.quad, q) < 0.2 for q in g.quads)]
+        out += [Found(quad=q, fill=0.0, dark=False) for q in g.quads]
     return out
 
 
@@ -435,7 +436,7 @@ def is_face_up(f: FaceFeatures) -> bool:
 def detect_single(frame: np.ndarray) -> Detection:
     """Every card in an uncalibrated frame, face up or down; the board is the row of face-up cards."""
     found, long = find_cards(frame)
-    found += _felt_cards(frame, found)
+    found = _felt_cards(frame, found)
     cards = []
     for f in found:
         feats = face_features(frame, f.quad)
