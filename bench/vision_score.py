@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from controller.vision.detect import Detection, VisionModel, detect
+from controller.vision.single import READS
 
 
 @dataclass(slots=True)
@@ -103,6 +104,7 @@ def detect_json(path: Path, model: VisionModel | None = None) -> dict[str, objec
     img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
         raise SystemExit(f"{path}: not an image file OpenCV can read")
+    READS.clear()  # photos are unrelated: no read carries over
     det = detect(img, model or VisionModel())
     return {"image": str(path), "board_count": det.board_count(), "cards": [c.to_json() for c in det.cards]}
 
@@ -125,6 +127,7 @@ def score_rendered(n: int, size: tuple[int, int], seed: int = 3) -> Tally:
     total = Tally()
     for frame, _, tag in accuracy_frames(n, size, seed):
         ok, enc = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        READS.clear()
         det = detect(cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else frame.image, VisionModel())
         total.add(_rendered_tally(frame, det, tag))
     return total

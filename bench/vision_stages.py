@@ -20,7 +20,7 @@ import numpy as np
 
 from controller.vision import single as s
 from controller.vision.detect import VisionModel, detect_on_felt
-from controller.vision.index import read_code
+from controller.vision.index import ReadCache, read_code
 from controller.vision.render import random_frame
 
 
@@ -62,6 +62,13 @@ def stages(frame: np.ndarray) -> dict[str, float]:
         read_code(frame, q)
     out["6 rank+suit (all face-up cards)"] = time.perf_counter() - t0
     out["_cards_up"] = float(len(ups))
+    cache = ReadCache()
+    for q in ups:
+        cache.read(frame, q)
+    t0 = time.perf_counter()
+    for q in ups:  # the next frame of a steady table: every card is a cache hit
+        cache.read(frame, q)
+    out["_steady"] = time.perf_counter() - t0
     return out
 
 
@@ -92,6 +99,7 @@ def main() -> None:
     if cards:
         per_card = 1000 * sums["6 rank+suit (all face-up cards)"] / cards
         print(f"{'rank+suit per face-up card':<42} {per_card:9.2f}")
+        print(f"{'  same card next frame (read cache hit)':<42} {1000 * sums['_steady'] / cards:9.2f}")
     print(f"{'felt-model detector (e63a500 pipeline)':<42} {1000 * old / n:9.2f} {n / old:9.1f}")
 
 

@@ -137,6 +137,39 @@ def load_model(path: Path = MODEL_PATH) -> IndexModel | None:
                           mean=d["mean"], scale=d["scale"])
 
 
+class ReadCache:
+    """Codes of cards already read, so a video reads only new or changed cards: a card is the same when
+    its corners moved less than `MOVE` px and its 16×22 grey thumbnail differs by less than `CHANGE` grey
+    levels on average (a card turned, swapped or uncovered changes it)."""
+
+    MOVE, CHANGE, SIZE = 4.0, 8.0, 64
+
+    def __init__(self) -> None:
+        self._items: list[tuple[np.ndarray, np.ndarray, str | None]] = []
+        self.hits = self.misses = 0
+
+    def clear(self) -> None:
+        """Forget every card (unrelated images: a bench must not carry reads from one to the next)."""
+        self._items.clear()
+
+    def read(self, frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = None) -> str | None:
+        q = np.asarray(quad, np.float32)
+        w, h = 16, 22
+        hom = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+        thumb = cv2.cvtColor(cv2.warpPerspective(frame, hom, (w, h), flags=cv2.INTER_AREA),
+                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        for i, (cq, ct, code) in enumerate(self._items):
+            if float(np.abs(cq - q).max()) < self.MOVE and float(np.abs(ct - thumb).mean()) < self.CHANGE:
+                self.hits += 1
+                self._items.append(self._items.pop(i))  # most recently used last
+                return code
+        self.misses += 1
+        code = read_code(frame, q, model)
+        self._items.append((q, thumb, code))
+        del self._items[:-self.SIZE]
+        return code
+
+
 def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = None) -> str | None:
     """The card code read from its index corners, or None when no reading is confident.
 

@@ -28,7 +28,7 @@ from controller.vision.detect import (
     min_channel,
     portrait,
 )
-from controller.vision.index import read_code
+from controller.vision.index import ReadCache
 
 WORK_LONG = 320  # cards are found on a frame scaled to this long side (speed); corners are refined after
 LEVELS = 7  # grey levels per polarity
@@ -433,8 +433,12 @@ def is_face_up(f: FaceFeatures) -> bool:
     return not (f.ink > FIELD and f.cell_min > 0.75)
 
 
-def detect_single(frame: np.ndarray) -> Detection:
-    """Every card in an uncalibrated frame, face up or down; the board is the row of face-up cards."""
+READS = ReadCache()  # one per process: the daemon runs one camera
+
+
+def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
+    """Every card in an uncalibrated frame, face up or down; the board is the row of face-up cards.
+    Rank and suit are read only for cards new or changed since earlier frames (`reads`)."""
     found, long = find_cards(frame)
     found = _felt_cards(frame, found)
     cards = []
@@ -442,7 +446,7 @@ def detect_single(frame: np.ndarray) -> Detection:
         feats = face_features(frame, f.quad)
         up = is_face_up(feats)
         cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
-                                  card=read_code(frame, f.quad) if up else None))
+                                  card=reads.read(frame, f.quad) if up else None))
     board = set(board_row([c.polygon for c in cards if c.face_up]))
     ups = [i for i, c in enumerate(cards) if c.face_up]
     marked = tuple(replace(c, zone="board") if i in ups and ups.index(i) in board else c

@@ -68,3 +68,24 @@ def test_a_row_of_three_face_up_cards_is_the_board_without_zones() -> None:
 
     pred = detect_json(DATA / "src2_003.jpg")
     assert pred["board_count"] == 3
+
+
+def test_rank_and_suit_are_read_only_for_new_or_changed_cards() -> None:
+    from controller.vision.index import ReadCache
+    from controller.vision.render import BOARD_CENTRE, CardPlace, Lighting, TableLook, render
+    from controller.vision.single import detect_single
+
+    def board(codes: list[str]) -> object:
+        cards = [CardPlace(code=c, face_up=True, zone="board", cx=BOARD_CENTRE[0] + (i - 1) * 70,
+                           cy=BOARD_CENTRE[1]) for i, c in enumerate(codes)]
+        return render(TableLook(felt="green"), cards, Lighting(), (1296, 972), seed=2).image
+
+    cache = ReadCache()
+    first = detect_single(board(["Ah", "Kd", "7c"]), cache)
+    assert (cache.hits, cache.misses) == (0, 3)
+    again = detect_single(board(["Ah", "Kd", "7c"]), cache)
+    assert (cache.hits, cache.misses) == (3, 3)
+    assert sorted(str(c.card) for c in again.cards) == sorted(str(c.card) for c in first.cards)
+    swapped = detect_single(board(["Ah", "Kd", "2s"]), cache)  # one card replaced in place: read again
+    assert (cache.hits, cache.misses) == (5, 4)
+    assert "2s" in {c.card for c in swapped.cards}
