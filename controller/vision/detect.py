@@ -890,7 +890,7 @@ def detect_on_felt(frame: np.ndarray, model: VisionModel) -> Detection:
                 continue  # a sliver: a duplicate hypothesis or a buried card, nothing to classify
             up = is_face_up(paper, hist, model.back)
             (ups if up else downs).append(q)
-            code = read_index(frame, q, others, model.glyphs) if up and model.glyphs is not None else None
+            code = _read(frame, q, others, model) if up else None
             out.append(DetectedCard(polygon=q, face_up=up, paper=paper, card=code,
                                     zone=_zone_of(q, zones)))
         band = _uncovered_face(g, downs, ups, scale, long) if downs else None
@@ -898,6 +898,17 @@ def detect_on_felt(frame: np.ndarray, model: VisionModel) -> Detection:
             out.append(DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
                                     zone=_zone_of(band, zones)))
     return Detection(cards=tuple(out), card_long_px=long)
+
+
+def _read(frame: np.ndarray, quad: np.ndarray, others: list[np.ndarray], model: VisionModel) -> str | None:
+    """Learned glyphs when calibrated with them; else the trained index model (new or changed cards only)."""
+    if model.glyphs is not None:
+        return read_index(frame, quad, others, model.glyphs)
+    if others:
+        return None  # the trained reader does not mask cards lying on this one: no read beats a misread
+    from controller.vision.single import READS  # here: single.py imports this module
+
+    return READS.read(frame, quad)
 
 
 def _centre(q: np.ndarray) -> tuple[float, float]:
