@@ -15,6 +15,7 @@ from controller.vision import calibrate as cal
 from controller.vision.capture import CaptureError, open_reader
 from controller.vision.config import CameraConfig
 from controller.vision.detect import VisionModel, detect
+from controller.vision.single import READS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,6 +128,7 @@ def _learn(args: argparse.Namespace, frame: np.ndarray, model: VisionModel) -> V
 def _detect(args: argparse.Namespace) -> int:
     model = _model(_section(args.config))
     for path in args.images:
+        READS.clear()  # the images are unrelated: a card read in one says nothing about the next
         det = detect(_read_image(path), model)
         if args.json:
             print(json.dumps({"image": str(path), "board_count": det.board_count(),
