@@ -16,6 +16,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="table config (TOML); its [camera] tables are rewritten")
     c.add_argument("--source", help="camera to capture from (default: [camera].source of the config)")
     c.add_argument("--image", type=Path, help="use this image instead of capturing")
+    c.add_argument("--empty", type=Path, metavar="IMAGE",
+                   help="a photo of the empty table from the same fixed camera: learned as the reference "
+                        "cards are found against (then --image shows one card per zone)")
     c.add_argument("--png", type=Path,
                    help="where to write the frame with zones drawn (default: next to the config)")
     c.add_argument("--zone", action="append", default=[], metavar="NAME=x,y;x,y;…",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -15,7 +17,7 @@ import numpy as np
 from controller.core.cards import check_zone, parse_card
 from controller.errors import UsageError
 from controller.vision import glyphs as glyph_mod
-from controller.vision.detect import BackModel, VisionModel, face_stats, locate_cards
+from controller.vision.detect import BackModel, VisionModel, face_stats, learn_reference, locate_cards
 
 ZONE_COLOURS = {"board": (0, 255, 255), "burn": (0, 128, 255), "muck": (255, 0, 255), "deck": (255, 255, 0)}
 
@@ -78,7 +80,9 @@ def zones_from_cards(frame: np.ndarray, names: Sequence[str], model: VisionModel
     """One card per zone in reading order; each zone is its card grown (the board's along the row)."""
     quads, long = _singles(frame, model)
     if len(quads) != len(names):
-        raise UsageError(f"zone calibration: {len(names)} zones named but {len(quads)} separate cards found")
+        against = " against the empty-table reference" if model.reference is not None else ""
+        raise UsageError(f"zone calibration: {len(names)} zones named ({', '.join(names)}) but {len(quads)} "
+                         f"separate cards found{against}; lay exactly one card in each zone, apart")
     h, w = frame.shape[:2]
     zones = dict(model.scaled_zones((w, h)))
     for q, name in zip(reading_order(quads, long), names, strict=True):
@@ -127,6 +131,14 @@ def draw_overlay(frame: np.ndarray, model: VisionModel, quads: Sequence[np.ndarr
         cv2.putText(img, name, at, cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
     for q in quads:
         cv2.polylines(img, [np.round(q).astype(np.int32)], True, (0, 0, 255), 1)
+    if model.reference is not None:  # what was learned of the empty table, inset top right
+        ref = model.reference
+        rh, rw = ref.shape[:2]
+        if rw + 10 < w and rh + 10 < h:
+            img[5:5 + rh, w - rw - 5:w - 5] = ref
+            cv2.rectangle(img, (w - rw - 6, 4), (w - 4, 6 + rh), (255, 255, 255), 1)
+            cv2.putText(img, "empty table", (w - rw - 4, rh + 20), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                        (255, 255, 255), 1, cv2.LINE_AA)
     return img
 
 
@@ -145,9 +157,31 @@ def model_from_config(section: Mapping[str, Any]) -> VisionModel:
         g = section.get("glyphs")
         return VisionModel(zones=zones, frame_size=(int(size[0]), int(size[1])) if size else None,
                            card_long_px=float(deck["card_long_px"]) if "card_long_px" in deck else None,
-                           back=back, glyphs=glyph_mod.GlyphSet.from_toml_tables(g) if g else None)
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
+                           back=back, glyphs=glyph_mod.GlyphSet.from_toml_tables(g) if g else None,
+                           reference=_decode_png(deck["reference"]) if "reference" in deck else None)
+    except (ValueError, TypeError, KeyError, IndexError, binascii.Error) as exc:
         raise UsageError(f"[camera] calibration data is malformed: {exc}") from None
+
+
+def _encode_png(img: np.ndarray) -> str:
+    ok, buf = cv2.imencode(".png", img)
+    if not ok:
+        raise UsageError("cannot encode the empty-table reference as PNG")
+    return base64.b64encode(buf.tobytes()).decode()
+
+
+def _decode_png(text: str) -> np.ndarray:
+    img = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError("deck.reference is not a base64 PNG image")
+    return np.asarray(img)
+
+
+def learn_empty(frame: np.ndarray, model: VisionModel) -> VisionModel:
+    """Learn the empty-table reference (fixed camera): cards are then what differs from it."""
+    h, w = frame.shape[:2]
+    return replace(model, reference=learn_reference(frame), frame_size=(w, h),
+                   zones=model.scaled_zones((w, h)))
 
 
 def load_config(path: Path) -> dict[str, Any]:
@@ -185,6 +219,8 @@ def camera_toml(section: Mapping[str, Any], model: VisionModel) -> str:
         deck["frame"] = list(model.frame_size)
     if model.card_long_px:
         deck["card_long_px"] = round(model.card_long_px, 2)
+    if model.reference is not None:
+        deck["reference"] = _encode_png(model.reference)
     if model.back:
         deck["back_paper"] = round(model.back.paper, 4)
         deck["back_hist"] = [round(v, 4) for v in model.back.hist]

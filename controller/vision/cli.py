@@ -15,6 +15,7 @@ from controller.vision import calibrate as cal
 from controller.vision.capture import CaptureError, open_reader
 from controller.vision.config import CameraConfig
 from controller.vision.detect import VisionModel, detect
+from controller.vision.single import READS
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +74,36 @@ def _calibrate(args: argparse.Namespace) -> int:
         frame = _capture(source, section)
     h, w = frame.shape[:2]
     model = VisionModel(zones=model.scaled_zones((w, h)), frame_size=(w, h),
-                        card_long_px=model.card_long_at((w, h)), back=model.back, glyphs=model.glyphs)
+                        card_long_px=model.card_long_at((w, h)), back=model.back, glyphs=model.glyphs,
+                        reference=model.reference)
+    png = args.png or args.config.with_suffix(".camera.png")
+    if args.empty is not None:
+        empty = _read_image(args.empty)
+        if empty.shape[:2] != frame.shape[:2]:
+            raise UsageError(f"{args.empty}: the empty-table photo is {empty.shape[1]}x{empty.shape[0]}, "
+                             f"the card photo {w}x{h}: both must come from the same fixed camera")
+        model = cal.learn_empty(empty, model)
+        print(f"empty table learned from {args.empty}")
+    try:
+        model = _learn(args, frame, model)
+    except UsageError as exc:
+        # Show the operator what was found before saying what was not.
+        _write_png(png, frame, model, [c.polygon for c in detect(frame, model).cards])
+        raise UsageError(f"{exc} (cards found are drawn in {png})") from None
+    section.setdefault("source", args.source or "/dev/video0")
+    cal.write_camera_section(args.config, section, model)
+    _write_png(png, frame, model, [c.polygon for c in detect(frame, model).cards])
+    print(f"{args.config}: [camera] written ({len(model.zones)} zones); zones drawn in {png}")
+    return 0
+
+
+def _write_png(png: Path, frame: np.ndarray, model: VisionModel, quads: list[np.ndarray]) -> None:
+    if not cv2.imwrite(str(png), cal.draw_overlay(frame, model, quads)):
+        raise UsageError(f"{png}: cannot write the PNG")
+
+
+def _learn(args: argparse.Namespace, frame: np.ndarray, model: VisionModel) -> VisionModel:
+    h, w = frame.shape[:2]
     if args.learn_back:
         model = cal.learn_back(frame, model)
         print(f"back learned: paper {model.back.paper if model.back else 0:.2f}, "
@@ -91,20 +121,14 @@ def _calibrate(args: argparse.Namespace) -> int:
             name, poly = cal.parse_zone_arg(text)
             zones[name] = poly
         model = VisionModel(zones=zones, frame_size=(w, h), card_long_px=model.card_long_px, back=model.back,
-                            glyphs=model.glyphs)
-    section.setdefault("source", args.source or "/dev/video0")
-    cal.write_camera_section(args.config, section, model)
-    png = args.png or args.config.with_suffix(".camera.png")
-    det = detect(frame, model)
-    if not cv2.imwrite(str(png), cal.draw_overlay(frame, model, [c.polygon for c in det.cards])):
-        raise UsageError(f"{png}: cannot write the PNG")
-    print(f"{args.config}: [camera] written ({len(model.zones)} zones); zones drawn in {png}")
-    return 0
+                            glyphs=model.glyphs, reference=model.reference)
+    return model
 
 
 def _detect(args: argparse.Namespace) -> int:
     model = _model(_section(args.config))
     for path in args.images:
+        READS.clear()  # the images are unrelated: a card read in one says nothing about the next
         det = detect(_read_image(path), model)
         if args.json:
             print(json.dumps({"image": str(path), "board_count": det.board_count(),

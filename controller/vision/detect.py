@@ -27,6 +27,9 @@ PAPER_CUT = 0.33  # card edge: this far (linear) from felt to paper; low enough 
 ASPECT_RANGE = (1.25, 1.72)  # long/short of a card proposal after snapping its sides to image edges
 PAIR_SEARCH_MAX = 24  # blobs with at most this many proposals get an exhaustive search over pairs
 INNER_EDGE_GAIN = 0.12  # score per card for its sides inside the blob that the image shows as card edges
+REFERENCE_SIZE = (160, 120)  # the empty-table reference is kept this small: light changes slowly in space
+REFERENCE_CUT = 0.2  # log-colour difference from the empty table that is a card (≈ 22 % in any channel)
+REFERENCE_RATE = 0.02  # share of a new frame blended into the reference where no card lies
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -46,10 +49,12 @@ class VisionModel:
     card_long_px: float | None = None  # at `frame_size`
     back: BackModel | None = None
     glyphs: GlyphSet | None = None
+    reference: np.ndarray | None = None  # the empty table, REFERENCE_SIZE BGR (fixed camera)
 
     def uncalibrated(self) -> bool:
         """Nothing learned: detection runs in single-frame mode (no table colour, size or deck known)."""
-        return not self.zones and self.card_long_px is None and self.back is None and self.glyphs is None
+        return (not self.zones and self.card_long_px is None and self.back is None and self.glyphs is None
+                and self.reference is None)
 
     def scaled_zones(self, size: tuple[int, int]) -> dict[str, np.ndarray]:
         if not self.zones:
@@ -158,6 +163,43 @@ def card_layers(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # Paper-ness per pixel: 0 on felt, 1 on the cards' white (linear in the most contrasting channel).
     alpha = (np.exp(best) - 1.0) / max(float(np.exp(best_paper)) - 1.0, 1e-3)
     return _fill(mask | holes), alpha.astype(np.float32)
+
+
+def reference_mask(small: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Pixels that differ from the empty table, after one gain per channel (the room's light drifts):
+    works on any table surface, light wood and white cloth included, and at the table's edge."""
+    h, w = small.shape[:2]
+    ref = np.log(cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) + 8.0)
+    cur = np.log(cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32) + 8.0)
+    d = cur - ref
+    d -= np.median(d[::4, ::4].reshape(-1, 3), axis=0)  # global gain per channel
+    mask = (np.abs(d).max(axis=2) > REFERENCE_CUT).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return _fill(mask)
+
+
+def learn_reference(frame: np.ndarray) -> np.ndarray:
+    """The empty-table reference from a frame of the empty table."""
+    return cv2.resize(frame, REFERENCE_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def update_reference(reference: np.ndarray, frame: np.ndarray, cards: list[np.ndarray],
+                     rate: float = REFERENCE_RATE) -> np.ndarray:
+    """Blend the frame slowly into the reference wherever no card lies (cards grown by a margin), so the
+    reference follows daylight and lamps but never learns a card."""
+    fh, fw = frame.shape[:2]
+    sx, sy = REFERENCE_SIZE[0] / fw, REFERENCE_SIZE[1] / fh
+    covered = np.zeros((REFERENCE_SIZE[1], REFERENCE_SIZE[0]), np.uint8)
+    for q in cards:
+        cv2.fillPoly(covered, [np.round(np.asarray(q) * [sx, sy]).astype(np.int32)], 1)
+    covered = cv2.dilate(covered, np.ones((5, 5), np.uint8))
+    cur = cv2.resize(frame, REFERENCE_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    out = reference.astype(np.float32)
+    free = covered == 0
+    diff = cur[free] - out[free]
+    # At least one grey level per update while they differ: 8-bit storage would stall a small step.
+    out[free] += np.sign(diff) * np.maximum(np.abs(rate * diff), np.minimum(np.abs(diff), 1.0))
+    return np.asarray(np.clip(np.round(out), 0, 255), np.uint8)
 
 
 def _fill(mask: np.ndarray) -> np.ndarray:
@@ -769,6 +811,8 @@ def _locate(frame: np.ndarray, model: VisionModel) -> tuple[list[_Group], float,
     small = cv2.resize(frame, (round(fw * scale), round(fh * scale)), interpolation=cv2.INTER_AREA) \
         if scale < 1 else frame
     mask, alpha = card_layers(small)
+    if model.reference is not None:
+        mask = reference_mask(small, model.reference)
     minch = min_channel(frame)
     known = model.card_long_at((fw, fh))
     guess = (known if known is not None else FALLBACK_LONG * fh) * scale
@@ -846,7 +890,7 @@ def detect_on_felt(frame: np.ndarray, model: VisionModel) -> Detection:
                 continue  # a sliver: a duplicate hypothesis or a buried card, nothing to classify
             up = is_face_up(paper, hist, model.back)
             (ups if up else downs).append(q)
-            code = read_index(frame, q, others, model.glyphs) if up and model.glyphs is not None else None
+            code = _read(frame, q, others, model) if up else None
             out.append(DetectedCard(polygon=q, face_up=up, paper=paper, card=code,
                                     zone=_zone_of(q, zones)))
         band = _uncovered_face(g, downs, ups, scale, long) if downs else None
@@ -854,6 +898,17 @@ def detect_on_felt(frame: np.ndarray, model: VisionModel) -> Detection:
             out.append(DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
                                     zone=_zone_of(band, zones)))
     return Detection(cards=tuple(out), card_long_px=long)
+
+
+def _read(frame: np.ndarray, quad: np.ndarray, others: list[np.ndarray], model: VisionModel) -> str | None:
+    """Learned glyphs when calibrated with them; else the trained index model (new or changed cards only)."""
+    if model.glyphs is not None:
+        return read_index(frame, quad, others, model.glyphs)
+    if others:
+        return None  # the trained reader does not mask cards lying on this one: no read beats a misread
+    from controller.vision.single import READS  # here: single.py imports this module
+
+    return READS.read(frame, quad)
 
 
 def _centre(q: np.ndarray) -> tuple[float, float]:

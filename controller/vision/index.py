@@ -20,7 +20,7 @@ from controller.core.cards import RANKS, SUITS
 
 MODEL_PATH = Path(__file__).with_name("data") / "index_model.npz"
 PX_MM = 4.0  # the index area is resampled at this many pixels per card millimetre
-ROI_MM = (0.5, 0.5, 15.0, 30.0)  # x0, y0, x1, y1 from the corner of a portrait 63 × 88 mm card
+ROI_MM = (0.5, 0.5, 15.0, 36.0)  # x0, y0, x1, y1 from the corner of a portrait 63 × 88 mm card
 CARD_MM = (63.0, 88.0)
 GLYPH = (24, 32)  # bitmap (w, h) a glyph is scaled to before HOG
 INK_MIN = 40.0  # colour distance from the card's paper that is print at all
@@ -58,8 +58,7 @@ def extract(roi: np.ndarray) -> IndexGlyphs | None:
     min_area = 0.004 * w * h
     comps = [(i, *stats[i]) for i in range(1, n)
              if stats[i][4] >= min_area and stats[i][0] > 0 and stats[i][1] > 0
-             and stats[i][0] + stats[i][2] < w and stats[i][1] + stats[i][3] < h
-             and stats[i][3] < 0.6 * h]
+             and stats[i][0] + stats[i][2] < w and stats[i][3] < 0.6 * h]  # the suit may run off the bottom
     if len(comps) < 2:
         return None
     comps.sort(key=lambda c: c[2])
@@ -136,6 +135,39 @@ def load_model(path: Path = MODEL_PATH) -> IndexModel | None:
     with np.load(path) as d:
         return IndexModel(rank_w=d["rank_w"].astype(np.float32), suit_w=d["suit_w"].astype(np.float32),
                           mean=d["mean"], scale=d["scale"])
+
+
+class ReadCache:
+    """Codes of cards already read, so a video reads only new or changed cards: a card is the same when
+    its corners moved less than `MOVE` px and its 16×22 grey thumbnail differs by less than `CHANGE` grey
+    levels on average (a card turned, swapped or uncovered changes it)."""
+
+    MOVE, CHANGE, SIZE = 4.0, 8.0, 64
+
+    def __init__(self) -> None:
+        self._items: list[tuple[np.ndarray, np.ndarray, str | None]] = []
+        self.hits = self.misses = 0
+
+    def clear(self) -> None:
+        """Forget every card (unrelated images: a bench must not carry reads from one to the next)."""
+        self._items.clear()
+
+    def read(self, frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = None) -> str | None:
+        q = np.asarray(quad, np.float32)
+        w, h = 16, 22
+        hom = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+        thumb = cv2.cvtColor(cv2.warpPerspective(frame, hom, (w, h), flags=cv2.INTER_AREA),
+                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        for i, (cq, ct, code) in enumerate(self._items):
+            if float(np.abs(cq - q).max()) < self.MOVE and float(np.abs(ct - thumb).mean()) < self.CHANGE:
+                self.hits += 1
+                self._items.append(self._items.pop(i))  # most recently used last
+                return code
+        self.misses += 1
+        code = read_code(frame, q, model)
+        self._items.append((q, thumb, code))
+        del self._items[:-self.SIZE]
+        return code
 
 
 def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = None) -> str | None:

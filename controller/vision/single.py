@@ -9,7 +9,7 @@ cards: they are split with the outline-corner search of `detect._split`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -28,7 +28,7 @@ from controller.vision.detect import (
     min_channel,
     portrait,
 )
-from controller.vision.index import read_code
+from controller.vision.index import ReadCache
 
 WORK_LONG = 320  # cards are found on a frame scaled to this long side (speed); corners are refined after
 LEVELS = 7  # grey levels per polarity
@@ -88,9 +88,15 @@ def _rect_of(contour: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) \
             or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
         return None  # opposite sides of a card differ little even in steep perspective
+    return q, fill, float(long)
+
+
+def _fit_sides(q: np.ndarray, contour: np.ndarray) -> np.ndarray:
+    """The quad's sides fitted to the outline points along them (approxPolyDP vertices are rough)."""
     pts = contour.reshape(-1, 2).astype(np.float32)
+    short = min(float(np.hypot(*(q[1] - q[0]))), float(np.hypot(*(q[2] - q[1]))))
     tol = max(1.5, 0.05 * short)
-    return _refine(q, pts[_seg_dist(pts, q) < tol], tol), fill, float(long)
+    return _refine(q, pts[_seg_dist(pts, q) < tol], tol)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -127,10 +133,14 @@ def _sample3(img: np.ndarray, p: np.ndarray) -> np.ndarray:
     return img[yi, xi].astype(np.float32)
 
 
+_Rect = tuple[np.ndarray, float, bool, np.ndarray]  # quad, fill, dark, contour (work pixels)
+
+
 def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area: float
-                ) -> tuple[list[tuple[np.ndarray, float, bool]], list[tuple[np.ndarray, bool]]]:
-    """Rectangles (box, fill, dark) and larger non-rectangular regions (contour, dark) at every level."""
-    rects: list[tuple[np.ndarray, float, bool]] = []
+                ) -> tuple[list[_Rect], list[tuple[np.ndarray, bool]]]:
+    """Card-shaped regions (quad, fill, dark, contour) and larger non-rectangular regions (contour, dark)
+    at every level. Edge checks and side fits wait until duplicates are dropped (speed)."""
+    rects: list[_Rect] = []
     groups: list[tuple[np.ndarray, bool]] = []
     for t in _levels(gray):
         for dark in (False, True):
@@ -145,8 +155,8 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
                 if area < min_area:
                     continue
                 r = _rect_of(c) if area <= max_area else None
-                if r is not None and edge_contrast(colour, r[0]) >= EDGE_MIN:
-                    rects.append((r[0], r[1], dark))
+                if r is not None:
+                    rects.append((r[0], r[1], dark, c))
                 elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):
                     groups.append((c, dark))
     return rects, groups
@@ -156,15 +166,20 @@ def _touches_border(x: int, y: int, w: int, h: int, shape: tuple[int, ...]) -> b
     return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
 
 
-def _nms(rects: list[tuple[np.ndarray, float, bool]]) -> list[tuple[np.ndarray, float, bool]]:
+def _nms(rects: list[_Rect], colour: np.ndarray) -> list[_Rect]:
     """One rectangle per card. Each level finds a card again: keep the best-filled, except that a card
-    beats a rectangle inside it (a back's coloured field, a court's picture frame)."""
-    out: list[tuple[np.ndarray, float, bool]] = []
+    beats a rectangle inside it (a back's coloured field, a court's picture frame). Only a rectangle with
+    a clear edge on three sides counts (checked when it would be kept: the check costs more than IoU)."""
+    out: list[_Rect] = []
     for r in sorted(rects, key=lambda r: -r[1]):
         clash = [i for i, o in enumerate(out) if _iou(r[0], o[0]) >= SAME]
+        if clash and not all(_holds(r[0], out[i][0], 0.95) for i in clash):
+            continue
+        if edge_contrast(colour, r[0]) < EDGE_MIN:
+            continue
         if not clash:
             out.append(r)
-        elif all(_holds(r[0], out[i][0], 0.95) for i in clash):
+        else:
             for i in sorted(clash, reverse=True):
                 del out[i]
             out.append(r)
@@ -189,7 +204,7 @@ def find_cards(frame: np.ndarray) -> tuple[list[Found], float]:
     min_area = (MIN_LONG * side) ** 2 / CARD_ASPECT
     max_area = MAX_AREA * gray.shape[0] * gray.shape[1]
     rects, groups = _components(gray, small, min_area, max_area)
-    cards = _nms(rects)
+    cards = [(_fit_sides(r[0], r[3]), r[1], r[2], r[3]) for r in _nms(rects, small)]
     longs = [_long_side(r[0]) for r in cards]
     long = float(np.median(longs)) if longs else 0.2 * side
     # Cards smaller than half the typical card are pips or print on a card (a big ace's suit), not cards.
@@ -264,8 +279,8 @@ def _area(q: np.ndarray) -> float:
     return float(cv2.contourArea(np.asarray(q, np.float32)))
 
 
-def _pairs_apart(cards: list[tuple[np.ndarray, float, bool]]
-                 ) -> tuple[list[tuple[np.ndarray, float, bool]], list[tuple[np.ndarray, bool]]]:
+def _pairs_apart(cards: list[_Rect]
+                 ) -> tuple[list[_Rect], list[tuple[np.ndarray, bool]]]:
     """Rectangles much larger than the typical clean card (one of card aspect) are two cards squared up
     on each other (a hole pair): they go to the splitter instead."""
     clean = [_area(r[0]) for r in cards if 1.25 <= _aspect(r[0]) <= 1.65]
@@ -287,6 +302,7 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
     """Cards in regions of touching cards that no whole-card rectangle explains."""
     out: list[Found] = []
     taken = list(singles)
+    done: list[np.ndarray] = []
     minch: np.ndarray | None = None
     for contour, dark in sorted(groups, key=lambda g: -cv2.contourArea(g[0])):
         area = cv2.contourArea(contour)
@@ -294,8 +310,10 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
             continue
         hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
         covered = sum(_overlap(hull, q) for q in taken)
-        if covered > 0.5 * area:
+        # Each level finds the same pile again: split it once.
+        if covered > 0.5 * area or any(_iou(hull, d) > 0.6 for d in done):
             continue
+        done.append(hull)
         if minch is None:
             minch = min_channel(frame) if not dark else 255 - _max_channel(frame)
         x, y, w, h = cv2.boundingRect(contour)
@@ -382,19 +400,20 @@ def smooth_table_share(frame: np.ndarray) -> float:
 
 
 def _felt_cards(frame: np.ndarray, found: list[Found]) -> list[Found]:
-    """Cards the felt-model pipeline finds that the level cuts missed: on a smooth table it splits
-    overlapping white-bordered cards (hole pairs) far better than outline cuts at work resolution."""
+    """Merge in what the felt-model pipeline finds on a smooth table: it splits overlapping white-bordered
+    cards (hole pairs) far better than outline cuts at work resolution, so a pile it splits replaces the
+    level-cut cards on it; a lone card it finds is added only where the cuts found nothing."""
     if smooth_table_share(frame) < FELT_SHARE:
-        return []
+        return found
     groups, _, _ = _locate(frame, VisionModel())
-    out: list[Found] = []
+    out = list(found)
     for g in groups:
-        if len(g.quads) == 1 and any(_iou(g.quads[0], f.quad) >= 0.3 for f in found):
+        if len(g.quads) == 1:
+            if all(_iou(g.quads[0], f.quad) < 0.3 for f in out):
+                out.append(Found(quad=g.quads[0], fill=0.0, dark=False))
             continue
-        for q in g.quads:
-            if any(_iou(q, f.quad) >= 0.5 for f in found):
-                continue
-            out.append(Found(quad=q, fill=0.0, dark=False))
+        out = [f for f in out if all(_iou(f.quad, q) < 0.2 for q in g.quads)]
+        out += [Found(quad=q, fill=0.0, dark=False) for q in g.quads]
     return out
 
 
@@ -414,14 +433,70 @@ def is_face_up(f: FaceFeatures) -> bool:
     return not (f.ink > FIELD and f.cell_min > 0.75)
 
 
-def detect_single(frame: np.ndarray) -> Detection:
-    """Every card in an uncalibrated frame, face up or down; the board is the row of face-up cards."""
+READS = ReadCache()  # one per process: the daemon runs one camera
+
+
+def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
+    """Every card in an uncalibrated frame, face up or down; the board is the row of face-up cards.
+    Rank and suit are read only for cards new or changed since earlier frames (`reads`)."""
     found, long = find_cards(frame)
-    found += _felt_cards(frame, found)
+    found = _felt_cards(frame, found)
     cards = []
     for f in found:
         feats = face_features(frame, f.quad)
         up = is_face_up(feats)
         cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
-                                  card=read_code(frame, f.quad) if up else None))
-    return Detection(cards=tuple(cards), card_long_px=long)
+                                  card=reads.read(frame, f.quad) if up else None))
+    board = set(board_row([c.polygon for c in cards if c.face_up]))
+    ups = [i for i, c in enumerate(cards) if c.face_up]
+    marked = tuple(replace(c, zone="board") if i in ups and ups.index(i) in board else c
+                   for i, c in enumerate(cards))
+    return Detection(cards=marked, card_long_px=long)
+
+
+BOARD_PITCH = (0.8, 1.8)  # neighbouring board cards: centre distance in card widths
+BOARD_MAX = 5
+
+
+def board_row(quads: list[np.ndarray]) -> list[int]:
+    """Indices of the board with no zones known: the longest row (3 to 5) of face-up cards of one size
+    and direction, side by side along their short axis, as a dealer spreads flop, turn and river."""
+    n = len(quads)
+    if n < 3:
+        return []
+    centres = np.array([q.mean(axis=0) for q in quads])
+    across = np.array([(q[1] - q[0] + q[2] - q[3]) / 2 for q in quads])  # short-side vectors
+    widths = np.hypot(across[:, 0], across[:, 1])
+    link = np.zeros((n, n), bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = centres[j] - centres[i]
+            dist = float(np.hypot(*d))
+            w = float(widths[i] + widths[j]) / 2
+            if not BOARD_PITCH[0] * w <= dist <= BOARD_PITCH[1] * w or abs(widths[i] - widths[j]) > 0.25 * w:
+                continue
+            # Neighbours sit across each other's short axis: the step runs along it.
+            along = abs(float(d @ across[i])) / (dist * float(widths[i]))
+            link[i, j] = link[j, i] = along > 0.85
+    best: list[int] = []
+    seen: set[int] = set()
+    for start in range(n):
+        if start in seen:
+            continue
+        comp, todo = [], [start]
+        while todo:
+            k = todo.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            comp.append(k)
+            todo.extend(int(m) for m in np.nonzero(link[k])[0])
+        if 3 <= len(comp) <= BOARD_MAX and len(comp) > len(best) and _collinear(centres[comp], widths[comp]):
+            best = sorted(comp)
+    return best
+
+
+def _collinear(centres: np.ndarray, widths: np.ndarray) -> bool:
+    vx, vy, x0, y0 = cv2.fitLine(centres.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    off = np.abs((centres[:, 0] - x0) * vy - (centres[:, 1] - y0) * vx)
+    return bool(off.max() < 0.35 * float(np.median(widths)))

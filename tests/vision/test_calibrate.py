@@ -93,13 +93,13 @@ def test_cli_calibrates_then_detects_with_zones_and_codes(images: dict[str, Path
     assert all(len(c["polygon"]) == 4 for c in out["cards"])
 
 
-def test_cli_detect_without_calibration_gives_null_codes(images: dict[str, Path]) -> None:
+def test_cli_detect_without_calibration_reads_codes_with_the_trained_model(images: dict[str, Path]) -> None:
     res = cli("detect", str(images["hand"]), str(images["downs"]))
     assert res.returncode == 0, res.stderr
     assert "4 cards" in res.stdout and "9 cards" in res.stdout
     res = cli("detect", str(images["hand"]), "--json")
     cards = json.loads(res.stdout)["cards"]
-    assert {c["card"] for c in cards} == {None} and {c["face"] for c in cards} == {"up"}
+    assert {c["card"] for c in cards} == {"Qs", "8h", "3d", "Jc"} and {c["face"] for c in cards} == {"up"}
 
 
 def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
@@ -147,3 +147,52 @@ def test_cardtable_without_camera_does_not_load_opencv() -> None:
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
     assert res.returncode == 0 and res.stdout.strip() == "False", res.stderr
+
+
+def test_empty_table_reference_calibrates_zones_and_finds_cards(tmp_path: Path) -> None:
+    look = TableLook(felt="tan")
+    light = Lighting(gain=0.9, gradient=0.5, direction=40, vignette=0.3, noise=2)
+    cards, names = _one_per_zone()
+    empty, laid = tmp_path / "empty.png", tmp_path / "cards.png"
+    cv2.imwrite(str(empty), render(look, [], light, SIZE, seed=4).image)
+    cv2.imwrite(str(laid), render(look, cards, light, SIZE, seed=4).image)
+    cfg = tmp_path / "table.toml"
+    res = cli("calibrate", "--config", str(cfg), "--empty", str(empty), "--image", str(laid),
+              "--zones-from-cards", ",".join(names))
+    assert res.returncode == 0, res.stderr
+    model = cal.model_from_config(tomllib.loads(cfg.read_text())["camera"])
+    assert model.reference is not None and model.reference.shape == (120, 160, 3)
+    assert set(model.zones) == set(names)
+    hand = [CardPlace(code="Qs", face_up=True, zone="board", cx=BOARD_CENTRE[0], cy=BOARD_CENTRE[1])]
+    det = detect(render(look, hand, light, SIZE, seed=4).image, model)
+    assert [(c.zone, c.face_up) for c in det.cards] == [("board", True)]
+    assert cv2.imread(str(cfg.with_suffix(".camera.png"))) is not None
+
+
+def test_reference_calibration_names_what_it_could_not_find(tmp_path: Path) -> None:
+    look = TableLook(felt="tan")
+    cards, names = _one_per_zone()
+    empty, laid = tmp_path / "empty.png", tmp_path / "cards.png"
+    cv2.imwrite(str(empty), render(look, [], NEUTRAL, SIZE, seed=4).image)
+    cv2.imwrite(str(laid), render(look, cards[:-1], NEUTRAL, SIZE, seed=4).image)  # one zone left empty
+    cfg = tmp_path / "table.toml"
+    res = cli("calibrate", "--config", str(cfg), "--empty", str(empty), "--image", str(laid),
+              "--zones-from-cards", ",".join(names))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    msg = res.stderr.strip().splitlines()
+    assert len(msg) == 1 and f"{len(names)} zones named" in msg[0] and f"{len(names) - 1} separate" in msg[0]
+    assert "against the empty-table reference" in msg[0] and "drawn in" in msg[0]
+    assert cv2.imread(str(cfg.with_suffix(".camera.png"))) is not None
+
+
+def test_reference_follows_the_light_but_never_learns_a_card() -> None:
+    from controller.vision.detect import learn_reference, update_reference
+
+    dark = np.full((480, 640, 3), 100, np.uint8)
+    ref = learn_reference(dark)
+    bright = np.full((480, 640, 3), 200, np.uint8)
+    card = np.float32([[300, 200], [360, 200], [360, 290], [300, 290]])
+    for _ in range(100):
+        ref = update_reference(ref, bright, [card])
+    assert ref[5, 5].min() > 180  # free table: followed the light
+    assert ref[int(245 / 4), int(330 / 4)].max() == 100  # under the card: untouched

@@ -1,0 +1,91 @@
+"""Single-frame detection on real photos (tests/data/vision, licensed copies with truth) and rendered frames.
+
+Bounds sit a few points under the figures measured when they were set (docs/camera.md), so a regression
+fails while the noise of one card does not. They are not the issue's targets, which are not met yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.vision_score import Tally, score_real, score_rendered
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "vision"
+
+# Measured on the 26 committed photos when set (found 89.0 %, up/down 91.4 %, rank+suit 35.7 %, count
+# exact 53.8 %): see docs/camera.md.
+REAL_BOUNDS = {"found": 0.85, "face_of_found": 0.85, "rank_suit": 0.3, "count_exact": 0.45}
+# 8 rendered frames at 1296×972 when set: found 100 %, up/down 83.8 %, rank+suit 100 %, board 100 %.
+RENDERED_BOUNDS = {"found": 0.95, "face_of_found": 0.8, "rank_suit": 0.85, "board_exact": 0.75}
+
+
+@pytest.fixture(scope="module")
+def real() -> dict[str, Tally]:
+    return score_real(DATA, DATA / "truth.csv")
+
+
+@pytest.mark.parametrize("metric", sorted(REAL_BOUNDS))
+def test_real_photos_hold_their_figures(real: dict[str, Tally], metric: str) -> None:
+    value = real["all"].rates()[metric]
+    assert value is not None and value >= REAL_BOUNDS[metric], \
+        f"{metric} = {value}\n" + "\n".join(r[1] for r in sorted(real["all"].rows, key=lambda r: -r[0])[:10])
+
+
+def test_every_source_finds_most_of_its_cards(real: dict[str, Tally]) -> None:
+    for src in ("src1", "src2", "src3"):
+        found = real[src].rates()["found"]
+        assert found is not None and found >= 0.8, f"{src}: found {found}"
+
+
+def test_single_rendered_frames_hold_their_figures() -> None:
+    rates = score_rendered(8, (1296, 972), seed=3).rates()
+    for metric, bound in RENDERED_BOUNDS.items():
+        value = rates[metric]
+        assert value is not None and value >= bound, f"{metric} = {value} (bound {bound})"
+
+
+def test_cli_prints_one_json_line_per_image_without_config() -> None:
+    images = [DATA / "src2_003.jpg", DATA / "src3_002.jpg"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "controller", "camera", "detect", *map(str, images), "--json"]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    lines = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [Path(d["image"]).name for d in lines] == ["src2_003.jpg", "src3_002.jpg"]
+    assert all({"image", "board_count", "cards"} <= d.keys() for d in lines)
+    assert len(lines[1]["cards"]) == 1 and lines[1]["cards"][0]["face"] == "up"
+
+
+def test_a_row_of_three_face_up_cards_is_the_board_without_zones() -> None:
+    from bench.vision_score import detect_json
+
+    pred = detect_json(DATA / "src2_003.jpg")
+    assert pred["board_count"] == 3
+
+
+def test_rank_and_suit_are_read_only_for_new_or_changed_cards() -> None:
+    from controller.vision.index import ReadCache
+    from controller.vision.render import BOARD_CENTRE, CardPlace, Lighting, TableLook, render
+    from controller.vision.single import detect_single
+
+    def board(codes: list[str]) -> object:
+        cards = [CardPlace(code=c, face_up=True, zone="board", cx=BOARD_CENTRE[0] + (i - 1) * 70,
+                           cy=BOARD_CENTRE[1]) for i, c in enumerate(codes)]
+        return render(TableLook(felt="green"), cards, Lighting(), (1296, 972), seed=2).image
+
+    cache = ReadCache()
+    first = detect_single(board(["Ah", "Kd", "7c"]), cache)
+    assert (cache.hits, cache.misses) == (0, 3)
+    again = detect_single(board(["Ah", "Kd", "7c"]), cache)
+    assert (cache.hits, cache.misses) == (3, 3)
+    assert sorted(str(c.card) for c in again.cards) == sorted(str(c.card) for c in first.cards)
+    swapped = detect_single(board(["Ah", "Kd", "2s"]), cache)  # one card replaced in place: read again
+    assert (cache.hits, cache.misses) == (5, 4)
+    assert "2s" in {c.card for c in swapped.cards}
