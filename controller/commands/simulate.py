@@ -144,7 +144,7 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
         sources, routes = hardware_routes(daemon, clock, args.seats)
     if args.camera:
         from controller.vision.virtual import CameraRoute
-        routes.insert(0, CameraRoute(seed=args.seed))  # owns `exposed`: the camera must see the card
+        routes.insert(0, CameraRoute(seed=args.seed, seats=args.seats))  # owns `exposed`: the camera must see the card
     view = View(out=out, mode=choose_mode(json_mode=args.json, quiet=args.quiet, tty=out.isatty()),
                 total=args.hands)
     driver = SimDriver(table.hands(args.hands), clock=clock, routes=routes, speed=args.speed,

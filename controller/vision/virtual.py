@@ -91,10 +91,13 @@ class CameraRoute:
     name = "camera"
 
     def __init__(self, camera: VirtualCamera | None = None, *, size: tuple[int, int] = (1296, 972),
-                 seed: int = 0, debounce: int = 2) -> None:
+                 seed: int = 0, debounce: int = 2, seats: int = 6) -> None:
         self._cards: dict[str, list[tuple[str, bool]]] = {}
         self._uids: dict[str, str] = {}
-        self.camera = camera or VirtualCamera(lambda: self._cards, size=size, seed=seed)
+        # The rendered table has as many seat zones as the simulated one: a seat the picture lacks is never
+        # seen, so its cards shown at showdown would never be reported exposed (false MUCKED_WINNER).
+        self.camera = camera or VirtualCamera(lambda: self._cards, look=TableLook(seats=seats), size=size,
+                                              seed=seed)
         self._debouncer = Debouncer(frames=debounce, source="camera")
         self._frames = debounce
         self._emit: Callable[[Event], None] | None = None

@@ -88,3 +88,13 @@ def test_simulate_with_camera_runs_the_vision_path(tmp_path: Path) -> None:
     assert summary["type"] == "summary" and summary["hands"] == 3
     camera_events = [json.loads(line) for line in log.read_text().splitlines() if '"source":"camera"' in line]
     assert any(e["type"] == "board_count" for e in camera_events)
+
+
+def test_camera_route_draws_every_seat_of_the_simulated_table() -> None:
+    """A 9-seat simulation needs a 9-seat picture: cards in seat7…seat9 were never drawn with the default
+    6-seat look, so their showdown exposures went unseen (false MUCKED_WINNER on clean hands)."""
+    from controller.vision.virtual import CameraRoute
+
+    route = CameraRoute(seats=9, size=(640, 480))
+    assert route.camera.look.seats == 9
+    assert {"seat7", "seat8", "seat9"} <= set(route.camera.model.zones)
