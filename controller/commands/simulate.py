@@ -144,7 +144,8 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
         sources, routes = hardware_routes(daemon, clock, args.seats)
     if args.camera:
         from controller.vision.virtual import CameraRoute
-        routes.insert(0, CameraRoute(seed=args.seed, seats=args.seats))  # owns `exposed`: the camera must see the card
+        # The camera owns `exposed`: the card must be seen turned up, not announced.
+        routes.insert(0, CameraRoute(seed=args.seed, seats=args.seats))
     view = View(out=out, mode=choose_mode(json_mode=args.json, quiet=args.quiet, tty=out.isatty()),
                 total=args.hands)
     driver = SimDriver(table.hands(args.hands), clock=clock, routes=routes, speed=args.speed,
