@@ -7,7 +7,15 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from controller.floor.errors import FloorConfigError
 
@@ -29,12 +37,17 @@ class BrokerConfig(_Strict):
     password_file: Path | None = None
     prefix: str = "cardtable"
     client_id: str = "cardtable-floor"
-    keepalive: int = Field(default=30, ge=5, le=3600)
+    # The table config's [mqtt] names (keepalive_s, backoff_min_s, backoff_max_s) are accepted here too, so
+    # one vocabulary serves both files; the floor's older names stay valid.
+    keepalive: int = Field(default=30, ge=5, le=3600,
+                           validation_alias=AliasChoices("keepalive_s", "keepalive"))
     tls: bool = False
     ca_file: Path | None = None
     # Reconnect backoff: first wait, cap (seconds); the wait doubles with jitter up to the cap.
-    backoff_initial: float = Field(default=0.5, gt=0, le=60)
-    backoff_max: float = Field(default=10.0, gt=0, le=600)
+    backoff_initial: float = Field(default=0.5, gt=0, le=60,
+                                   validation_alias=AliasChoices("backoff_min_s", "backoff_initial"))
+    backoff_max: float = Field(default=10.0, gt=0, le=600,
+                               validation_alias=AliasChoices("backoff_max_s", "backoff_max"))
 
     @field_validator("prefix")
     @classmethod

@@ -168,3 +168,17 @@ def test_cli_serves_and_stops_on_sigterm(broker: Broker, tmp_path: Path) -> None
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_broker_section_takes_the_table_configs_names_too(tmp_path: Path) -> None:
+    """One vocabulary for both files (issue #14): the table's [mqtt] key names work in [broker]."""
+    table_names = tmp_path / "a.toml"
+    table_names.write_text("[broker]\nkeepalive_s = 40\nbackoff_min_s = 0.2\nbackoff_max_s = 3.0\n")
+    floor_names = tmp_path / "b.toml"
+    floor_names.write_text("[broker]\nkeepalive = 40\nbackoff_initial = 0.2\nbackoff_max = 3.0\n")
+    a, b = load_config(table_names).broker, load_config(floor_names).broker
+    assert a == b and (a.keepalive, a.backoff_initial, a.backoff_max) == (40, 0.2, 3.0)
+    bad = tmp_path / "c.toml"
+    bad.write_text("[broker]\nkeepalive_ms = 40\n")
+    with pytest.raises(FloorConfigError, match="keepalive_ms"):
+        load_config(bad)
