@@ -102,7 +102,7 @@ def main() -> None:
             d.mkdir()
             port = free_port()
             (d / "m.conf").write_text(broker_conf(port, d))
-            broker = subprocess.Popen(["mosquitto", "-c", str(d / "m.conf")])
+            broker = subprocess.Popen(["mosquitto", "-c", str(d / "m.conf")], stderr=subprocess.DEVNULL)
             time.sleep(0.5)
             schema = f"bench_{int(time.time())}_{batch}"
             store = {"dsn": args.dsn, "schema": schema} if args.dsn else {"sqlite": str(d / "f.db")}

@@ -108,6 +108,8 @@ class Streams:
         self.retry_s = retry_s  # ask again after this long (the answer queues behind other messages)
         self._clock = clock
         self.streams: dict[tuple[str, str], Stream] = {}
+        self._holes: set[tuple[str, str]] = set()  # keys of the streams with a hole
+        self._moved: set[tuple[str, str]] = set()  # keys whose high-water mark moved since the last save
         self.counts = {"numbered": 0, "duplicates": 0, "resend_requests": 0, "broker_drops": 0}
         self._drops_prev = 0
         self._drop_alerts = 0
@@ -127,7 +129,8 @@ class Streams:
         block = _stream_block(payload) if kind in ("alerts", "hands", "state", "health") else None
         if block is None or not table or "/" in table:
             return None
-        stream = self.streams.setdefault((table, block["session"]), Stream())
+        key = (table, block["session"])
+        stream = self.streams.setdefault(key, Stream())
         seq, last = _number(block, "seq"), _number(block, "last")
         if seq is not None and seq > 0:
             self.counts["numbered"] += 1
@@ -137,24 +140,31 @@ class Streams:
                 self.counts["duplicates"] += 1
             if stream.high > high:
                 stream.wait = 0.0  # progress: a partial answer is followed up without backing off
+                self._moved.add(key)
         if last is not None:
             stream.last = max(stream.last, last)
-        self._mark(stream)
+        self._mark(key, stream)
         return None
 
-    def _mark(self, stream: Stream) -> None:
+    def _mark(self, key: tuple[str, str], stream: Stream) -> None:
         if stream.missing() <= 0:
             stream.since, stream.wait = None, 0.0
+            self._holes.discard(key)
         elif stream.since is None:
             stream.since = self._clock()
+            self._holes.add(key)
             self.wake.set()
+
+    def _with_holes(self) -> list[tuple[str, str, Stream]]:
+        # Only the streams with a hole: the floor keeps every session it ever saw.
+        return [(t, sess, self.streams[(t, sess)]) for t, sess in sorted(self._holes)]
 
     # --- what is missing ------------------------------------------------------------------------------
     def degraded(self) -> dict[str, dict[str, Any]]:
         """Tables with a hole older than the grace period: {table: {session, missing, since_s}}."""
         now = self._clock()
         out: dict[str, dict[str, Any]] = {}
-        for (table, session), s in self.streams.items():
+        for table, session, s in self._with_holes():
             if s.since is not None and now - s.since >= self.grace_s and s.missing() > 0:
                 out[table] = {"session": session, "missing": s.missing(),
                               "since_s": round(now - s.since, 1), "have": s.high, "last": s.top()}
@@ -170,7 +180,7 @@ class Streams:
         """
         now = self._clock()
         out: list[tuple[str, dict[str, Any]]] = []
-        for (table, session), s in self.streams.items():
+        for table, session, s in self._with_holes():
             if s.since is None or now - s.asked < s.wait:
                 continue
             # the tail: a hole that has lasted the grace period, of a table quiet for as long (its
@@ -227,7 +237,9 @@ class Streams:
 
     async def save(self, store: Store) -> None:
         """Write the high-water marks that moved (lagging is harmless: a resend is deduplicated)."""
-        for (table, session), s in list(self.streams.items()):
+        moved, self._moved = self._moved, set()
+        for table, session in sorted(moved):
+            s = self.streams[(table, session)]
             if s.high != s.stored_high:
                 high = s.high
                 await store._query("INSERT INTO streams (table_id, session, high) VALUES (?, ?, ?)"

@@ -125,7 +125,7 @@ async def timings(store: Store) -> dict[str, float]:
     return {
         "tables list": await median_ms(store.tables),
         "live-stream snapshot": await median_ms(lambda: store.recent_alerts(200)),
-        "catch-up after seq": await median_ms(lambda: store.alerts_after(top - 500)),
+        "catch-up of 200": await median_ms(lambda: store.alerts_after(top - 200)),
         "history": await median_ms(lambda: store.history(Filters())),
         "history by table": await median_ms(lambda: store.history(Filters(table="t007"))),
         "history by code, open": await median_ms(

@@ -34,6 +34,12 @@ def broker(tmp_path: Path) -> Any:
     b.stop()
 
 
+def broker_health_alerts(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM alerts WHERE table_id = 'broker' AND code = 'HEALTH'"
+                                ).fetchone()[0])
+
+
 def stored(db: Path) -> list[tuple[str, str]]:
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT table_id, alert_id FROM alerts WHERE code != 'HEALTH'")
@@ -98,8 +104,8 @@ def run_case(tmp_path: Path, broker: Broker, *, kill_broker: bool) -> None:
     assert result["whole"], f"not whole: {h}"
     assert len(got) == len(set(got)) and set(got) == expected  # every alert, exactly once
     assert result["degraded_max"] > 0 and resent > 0  # the hole was shown, and the resend filled it
-    if not kill_broker:
-        assert streams["broker_drops"] > 0  # the broker's own count moved and the floor saw it
+    if not kill_broker:  # the broker's own count moved, the floor saw it and said so in the feed
+        assert streams["broker_drops"] > 0 and broker_health_alerts(tmp_path / "floor.sqlite3") >= 1
 
 
 @pytest.mark.timeout(600)
