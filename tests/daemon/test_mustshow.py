@@ -44,8 +44,12 @@ def received(sub: Subscriber) -> tuple[list[str], int]:
     seen: dict[str, str] = {}
     dups = 0
     for raw in sub.on("/alerts"):
-        text = unstamped(raw).decode()  # the alert as replay prints it, without its sequence number
+        text = unstamped(raw).decode()  # without its sequence number (the stream block, docs/room.md)
         body = json.loads(text)
+        # The published alert is the replay's line plus `ts` (its absolute time, docs/interfaces.md), last.
+        stamp = f',"ts":"{body.get("ts")}"}}'
+        assert text.endswith(stamp), text
+        text = text[: -len(stamp)] + "}"
         if body["code"] == "HEALTH":  # controller health, not a table event: not in the replay
             continue
         if body["id"] in seen:

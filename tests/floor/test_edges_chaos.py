@@ -23,10 +23,10 @@ import aiomqtt
 import pytest
 
 from controller.commands import simulate as sim_cmd
-from controller.daemon import simhw
 from controller.daemon.app import Daemon
 from controller.floor.app import FloorService
 from controller.floor.config import FloorConfig
+from controller.sim import hardware as simhw
 from tests.floor.broker import USERS, Broker
 from tests.floor.conftest import make_config
 from tests.floor.harness import LoopThread

@@ -147,7 +147,9 @@ def test_generator_is_fast() -> None:
     t0 = time.process_time()  # CPU time: the test machine is shared
     _play(500, seats=9, seed=1)
     rate = 500 / (time.process_time() - t0)
-    assert rate > 1000, f"{rate:.0f} hands/s"
+    # ~1,500 hands/s on an idle core; CPU time still inflates when the 2 cores are shared (887 measured
+    # at load 4), so the bound catches a 2× slow-down, not the neighbours.
+    assert rate > 600, f"{rate:.0f} hands/s"
 
 
 def test_bad_arguments_are_rejected() -> None:
