@@ -923,6 +923,109 @@ def f_ruling_accept_premature_turn() -> Scenario:
     return s.settle(**WON)
 
 
+@scenario
+def f_string_bet() -> Scenario:
+    s = Scenario("f_string_bet", "000 §3.1: seat 4 calls 100 with chips, then reaches back and adds 300 in a "
+                                 "second motion: a string bet, the call stands and the extra goes back")
+    s.setup().start().deal().e("chips", seat=4, amount=100).e("chips", seat=4, amount=400)
+    s.expect("STRING_BET", 4, "preflop").e("chips", seat=4, amount=100)
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_cumulative_short_all_ins_tda() -> Scenario:
+    s = Scenario("f_cumulative_short_all_ins_tda", "TDA 2024 Rule 47: seat 2 bets 800; seats 3 (1200) and 4 "
+                                                   "(1600) go all-in, each short of a full raise, together "
+                                                   "a full one: seat 2 may re-raise (no alert) and does; "
+                                                   "seat 4 … side pots to settlement", profile="tda")
+    s.setup()
+    s.events[2]["stack"], s.events[3]["stack"] = 1300, 1700
+    s.start().deal().preflop().flop().act(2, "bet", 800).act(3, "allin", 1200).act(4, "allin", 1600)
+    s.act(2, "raise", 2400)
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s").card("board", "Jh")
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="5s").card("board", "9c")
+    s.expect("UNCALLED_BET", 2, "showdown").expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (2, 3, 4):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown").expect("ELIMINATION_ORDER", 4, "showdown")
+    # seat 2 put in 1700 (800 of its 2400 raise uncalled) and wins the main pot 3900 and the side pot
+    # 800; seats 3 and 4 busted and left
+    s.stacks = {1: 10000, 2: 10000 - 1700 + 3900 + 800}
+    return s
+
+
+@scenario
+def f_min_raise_capped_stack() -> Scenario:
+    s = Scenario("f_min_raise_capped_stack", "seat 3 raises all-in to 250 facing a bet of 200 (a full raise "
+                                             "would be 400): a legal all-in, no alert; the others call",
+                 profile="tda")
+    s.setup()
+    s.events[2]["stack"] = 350
+    s.start().deal().preflop().flop().act(2, "bet", 200).act(3, "allin", 250).act(4, "call", 250)
+    s.act(2, "call", 250).turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {1: 10000, 2: 10000 - 350 + 350 * 3 - 100 + 100, 4: 9650}
+    return s
+
+
+@scenario
+def f_raise_after_exposed_card() -> Scenario:
+    s = Scenario("f_raise_after_exposed_card", "000 §4.1: seat 4 shows Qs during the flop betting; its "
+                                               "bet stands as a check; the hand is not dead")
+    s.setup().start().deal().preflop().flop().act(2, "check").act(3, "check")
+    s.e("exposed", zone="seat4", card="Qs").act(4, "bet", 200).expect("RAISE_AFTER_EXPOSED_CARD", 4, "flop")
+    s.turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_killed_raise_returned() -> Scenario:
+    s = Scenario("f_killed_raise_returned", "000 §1.5: the dealer mucks seat 4's hand after its uncalled "
+                                            "raise to 300: dead, the raise (200) goes back, its call "
+                                            "stays; seat 3 wins the rest")
+    s.setup().start().deal().act(4, "raise", 300)
+    s.gone("seat4", "Qs").card("muck", "Qs").expect("HOLE_CARD_IN_MUCK", 4, "preflop")
+    s.gone("seat4", "Js").card("muck", "Js")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "fold").expect("UNCALLED_BET", 4, "showdown").gone("seat2", "Ah").card("muck", "Ah")
+    s.gone("seat2", "Kd").card("muck", "Kd")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 3, "showdown")
+    s.stacks = {1: 10000, 2: 9950, 3: 10150, 4: 9900}
+    return s
+
+
+@scenario
+def f_hand_thrown_onto_another() -> Scenario:
+    s = Scenario("f_hand_thrown_onto_another", "001 §13 (e): seat 1 throws its cards onto seat 2's: seat "
+                                               "1's hand is dead, seat 2 (the readers still tell the cards "
+                                               "apart) plays on and wins")
+    s.setup().start().deal().gone("seat1", "2h").card("seat2", "2h").expect("HOLE_CARD_IN_MUCK", 1, "preflop")
+    s.gone("seat1", "6c").card("seat2", "6c").gone("seat2", "2h").card("muck", "2h")
+    s.gone("seat2", "6c").card("muck", "6c")
+    s.act(4, "call", 100).act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_absent_player_hand() -> Scenario:
+    s = Scenario("f_absent_player_hand", "000 §1.5: seat 3 is away when the deal completes: its hand is dead "
+                                         "and mucked, its big blind stays; seat 2 wins")
+    s.setup().e("present", seat=3, present=False).start().deal().expect("DEAD_HAND_ABSENT", 3, "deal")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    s.act(4, "call", 100).act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c")
+    s.card("muck", "6c").act(2, "call", 100).flop().act(2, "check").act(4, "check")
+    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js").card("muck", "Js")
+    return s.settle(s1=10000, s2=10200, s3=9900, s4=9900)
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         old.unlink()
