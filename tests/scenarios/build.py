@@ -1026,6 +1026,48 @@ def f_absent_player_hand() -> Scenario:
     return s.settle(s1=10000, s2=10200, s3=9900, s4=9900)
 
 
+def _all_in_preflop(s: Scenario) -> Scenario:
+    """Seat 3 (1000 chips) is all-in preflop and seat 2 calls; seats 4 and 1 fold: the board runs out."""
+    s.setup()
+    s.events[2]["stack"] = 1000
+    s.start().deal().act(4, "fold").gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js")
+    s.card("muck", "Js").act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c")
+    return s.card("muck", "6c").act(2, "raise", 1000).act(3, "allin", 1000)
+
+
+def _runout_showdown(s: Scenario) -> Scenario:
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (2, 3):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    return s.settle(s1=10000, s2=11000, s4=10000)  # seat 3 busted and left
+
+
+@scenario
+def f_burn_missing_turn_runout() -> Scenario:
+    s = Scenario("f_burn_missing_turn_runout", "all-in runout: the turn comes without a burn and is then "
+                                               "burned face up and replaced (000 §2.6); the river follows "
+                                               "with its knock and burn: nothing more, seat 2 wins")
+    _all_in_preflop(s).flop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="4s")
+    s.expect("BURN_MISSING_TURN", None, "turn").gone("board", "4s").card("burn", "4s").card("board", "Jh")
+    s.river()
+    return _runout_showdown(s)
+
+
+@scenario
+def f_burn_missing_flop_runout_cuca() -> Scenario:
+    s = Scenario("f_burn_missing_flop_runout_cuca", "all-in runout under cuca: the flop comes without a "
+                                                    "burn; it is recalled and reshuffled, burn, a new flop; "
+                                                    "turn and river as usual")
+    _all_in_preflop(s).e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "8d").card("board", "2c")
+    for c in ("Kh", "8d", "2c"):
+        s.gone("board", c)
+    s.e("card", dt=1.0, zone="burn", card="3s").card("board", "2c").card("board", "Kh").card("board", "8d")
+    s.turn().river()
+    return _runout_showdown(s)
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         old.unlink()
