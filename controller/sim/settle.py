@@ -63,6 +63,12 @@ def settle(*, committed: Mapping[int, int], live: Sequence[int], hole: Mapping[i
         last = pots[-1]
         pots[-1] = Pot(amount=last.amount + rest, eligible=last.eligible,
                        winners=_split(last.amount + rest, last.eligible, hole, board, chip, odd))
+    elif rest and live:
+        # Only dead money (a dead hand's blind, 000 §1.5) and live seats that put nothing in: the live
+        # hands share it (otherwise those chips would vanish).
+        eligible = tuple(s for s in order_from_button if s in live)
+        pots.append(Pot(amount=rest, eligible=eligible, winners=_split(rest, eligible, hole, board, chip,
+                                                                       odd)))
     for pot in pots:
         for seat, won in pot.winners.items():
             paid[seat] += won
