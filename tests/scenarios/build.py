@@ -694,9 +694,11 @@ def a_001_8_2_example_3() -> Scenario:
 WON = {"s1": 10000, "s2": 10200, "s3": 9900, "s4": 9900}
 
 
-def _to_river(s: Scenario, turn_burn: str = "4s") -> Scenario:
+def _to_river(s: Scenario, turn_burn: str = "4s", flop_checks: bool = True) -> Scenario:
     """From an open flop round: checks, turn Jh, checks, river 9c, checks, showdown, settlement."""
-    s.checks().street(turn_burn, "Jh").checks().river().checks()
+    if flop_checks:
+        s.checks()
+    s.street(turn_burn, "Jh").checks().river().checks()
     s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
     return s.settle(**WON)
 
@@ -729,37 +731,36 @@ def _five_card_flop(s: Scenario) -> Scenario:
     return s.expect("FLOP_TOO_MANY_CARDS", None, "flop")
 
 
-def _five_recalled(s: Scenario) -> Scenario:
+def _five_redealt(s: Scenario, *flop: str, dt: float = 1.0) -> Scenario:
+    """Five flop cards, all taken off the board; then `flop` comes (no new burn), and on to the river."""
+    _five_card_flop(s)
     for c in ("Kh", "8d", "2c", "4s", "6h"):
         s.gone("board", c)
-    return s
+    s.e("card", dt=dt, zone="board", card=flop[0])
+    for c in flop[1:]:
+        s.card("board", c)
+    return _to_river(s)
 
 
 @scenario
 def f_five_card_flop_cuca() -> Scenario:
     s = Scenario("f_five_card_flop_cuca", "001 §14 (2.): five flop cards; all go back, the stub is "
                                           "reshuffled and a new flop comes without a burn")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="2c")
-    s.card("board", "Kh").card("board", "8d")
-    return _to_river(s)
+    return _five_redealt(s, "2c", "Kh", "8d")
 
 
 @scenario
 def f_five_card_flop_handbuch() -> Scenario:
     s = Scenario("f_five_card_flop_handbuch", "000 §2.5: five flop cards are recalled (not the burn), "
                                               "reshuffled; a new flop without a new burn", profile="handbuch")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="8d")
-    s.card("board", "2c").card("board", "Kh")
-    return _to_river(s)
+    return _five_redealt(s, "8d", "2c", "Kh")
 
 
 @scenario
 def f_five_card_flop_classic() -> Scenario:
     s = Scenario("f_five_card_flop_classic", "003 (8): five flop cards: reshuffle and redeal (not 003 (4)'s "
                                              "exposed burn, which is for four cards)", profile="classic")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="Kh")
-    s.card("board", "8d").card("board", "2c")
-    return _to_river(s)
+    return _five_redealt(s, "Kh", "8d", "2c")
 
 
 @scenario
@@ -774,9 +775,7 @@ def f_five_card_flop_uesg() -> Scenario:
 def f_five_card_flop_tda() -> Scenario:
     s = Scenario("f_five_card_flop_tda", "TDA 2024: the five cards are scrambled face down; three come back "
                                          "as the flop, the floor's pick is a burn", profile="tda")
-    _five_recalled(_five_card_flop(s)).e("card", dt=2.0, zone="board", card="8d")
-    s.card("board", "Kh").card("board", "2c")
-    return _to_river(s)
+    return _five_redealt(s, "8d", "Kh", "2c", dt=2.0)
 
 
 @scenario
@@ -796,9 +795,7 @@ def f_five_card_flop_redealt_uesg() -> Scenario:
     s = Scenario("f_five_card_flop_redealt_uesg", "uesg: five flop cards; the dealer redeals the whole flop "
                                                   "instead (cuca's way): followed, and the hand settles",
                  profile="uesg")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="2c")
-    s.card("board", "Kh").card("board", "8d")
-    return _to_river(s)
+    return _five_redealt(s, "2c", "Kh", "8d")
 
 
 @scenario
@@ -874,14 +871,18 @@ def _refused_raise(s: Scenario) -> Scenario:
     return s.expect("RAISE_NOT_REOPENED", 2, "flop")
 
 
+def _heads_up_to_end(s: Scenario, **stacks: int) -> Scenario:
+    """Seats 2 and 4 check turn and river; showdown; seat 3 (all-in) busted and left."""
+    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, **stacks)
+
+
 @scenario
 def f_refused_raise_called() -> Scenario:
     s = Scenario("f_refused_raise_called", "001 §8.2: the refused raise stands as a call; seat 2 then says "
                                            "call (a repeat, not an error); two streets on to settlement")
-    _refused_raise(s).act(2, "call", 900)
-    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
-    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
-    return s.settle(s1=10000, s2=12000, s4=9000)  # seat 3 busted and left
+    return _heads_up_to_end(_refused_raise(s).act(2, "call", 900), s2=12000, s4=9000)
 
 
 @scenario
@@ -890,9 +891,7 @@ def f_refused_raise_stands() -> Scenario:
                                            "one CORRECTION_NOT_FOLLOWED, the raise is taken as played, side "
                                            "pot 2200 and main pot 3000 to seat 2")
     _refused_raise(s).act(4, "call", 2000).expect("CORRECTION_NOT_FOLLOWED", 2, "flop")
-    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
-    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
-    return s.settle(s1=10000, s2=13100, s4=7900)  # seat 3 busted and left
+    return _heads_up_to_end(s, s2=13100, s4=7900)
 
 
 
@@ -978,9 +977,7 @@ def f_raise_after_exposed_card() -> Scenario:
                                                "bet stands as a check; the hand is not dead")
     s.setup().start().deal().preflop().flop().act(2, "check").act(3, "check")
     s.e("exposed", zone="seat4", card="Qs").act(4, "bet", 200).expect("RAISE_AFTER_EXPOSED_CARD", 4, "flop")
-    s.turn().checks().river().checks()
-    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
-    return s.settle(**WON)
+    return _to_river(s, flop_checks=False)
 
 
 @scenario
