@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from controller.commands.run import report_errors
 from controller.config import Config, parse_config
 from controller.core.alerts import Alert
-from controller.core.engine import Outcome
+from controller.core.engine import HandSummary, Outcome
 from controller.core.events import Event
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES
 from controller.daemon.app import Daemon
@@ -55,6 +55,17 @@ def _share(text: str) -> float:
     return value
 
 
+def _reactions(text: str) -> tuple[str, ...]:
+    from controller.sim.table import REACTIONS
+
+    picked = REACTIONS if text == "all" else tuple(x.strip() for x in text.split(",") if x.strip())
+    bad = [x for x in picked if x not in REACTIONS]
+    if bad or not picked:
+        raise argparse.ArgumentTypeError(f"unknown reaction {', '.join(bad) or text!r} (one of "
+                                         f"{', '.join(REACTIONS)}, or all)")
+    return picked
+
+
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=int, default=20, help="hands to play (default 20)")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same hands)")
@@ -66,6 +77,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--inject", type=_share, default=0.3, metavar="RATE",
                    help="share of hands with one dealer error from the catalogue (default 0.3)")
     p.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(PROFILES), help="rulebook profile")
+    p.add_argument("--reactions", type=_reactions, default=("remedy",), metavar="LIST",
+                   help="what the dealer does after an injected error, drawn per error from this comma "
+                        "list: remedy, ignore, ruling, second, or all (default remedy)")
     p.add_argument("--broker", metavar="URL",
                    help="publish to this MQTT broker (mqtt://[user:pass@]host[:port], mqtts:// for TLS); "
                         "without it nothing is published")
@@ -136,7 +150,7 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
     daemon.health.clock = clock
     table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile,
-                         ante=args.ante)
+                         ante=args.ante, reactions=args.reactions)
     sources: list[Source] = []
     routes: list[Route] = []
     direct = args.direct or args.state_dir is not None
@@ -151,9 +165,11 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     driver = SimDriver(table.hands(args.hands), clock=clock, routes=routes, speed=args.speed,
                        skip=daemon.recovered, on_hand=view.hand_done)
     alerts: list[Alert] = []
+    summaries: list[HandSummary] = []
 
     def observe(event: Event | None, outcomes: list[Outcome]) -> None:
         driver.observe(event, outcomes)
+        summaries.extend(o for o in outcomes if isinstance(o, HandSummary))
         new = [o for o in outcomes if isinstance(o, Alert)]
         alerts.extend(a for a in new if a.code != "HEALTH")
         view.update(event, daemon.engine.public_state(), new)
@@ -183,13 +199,15 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
         engine = Engine(table=args.table, profile=daemon.profile)
         outs = [o for e in iter_journal(daemon.session.path) for o in engine.feed(e)]
         alerts = [o for o in outs if isinstance(o, Alert)]
-    result = score(driver.played, alerts)
+        summaries = [o for o in outs if isinstance(o, HandSummary)]
+    result = score(driver.played, alerts, summaries)
     pending = left["pending"]
     return {
         "hands": result.hands, "clean_hands": result.clean_hands,
         "injected": dict(result.injected), "detected": dict(result.detected), "missed": dict(result.missed),
         "alerts": dict(result.alerts), "false_alerts": dict(result.false_alerts),
         "clean_fault_alerts": dict(result.clean_faults), "missed_hands": result.missed_hands,
+        "stuck_hands": result.stuck, "follow_up_false_alerts": result.follow_up_false,
         "by_severity": dict(Counter(a.severity for a in alerts)),
         "events": daemon.events, "routes": driver.stats.sent, "transport_timeouts": driver.stats.timeouts,
         "published": daemon.publisher.published if daemon.publisher else 0, "unpublished": pending,

@@ -73,6 +73,8 @@ class BettingRound:
         self._must_call: set[int] = set()  # short callers who must complete (000 §3.1)
         self._pending: dict[int, tuple[Intent, int]] = {}  # out-of-turn intent, bet it faced
         self._refused: tuple[int, int] | None = None  # a refused raise (seat, total) that stands as a call
+        self._acted_at: dict[int, int] = {}  # the bet each seat matched or made when it last acted
+        self.passive: set[int] = set()  # seats that showed a hole card: no bet or raise (000 §4.1)
         self._oot: set[int] = set()  # seats that acted out of turn during the current turn
         self._zone: dict[int, int] = dict(self.committed)  # chips last seen in each bet zone
         self._rec_total: dict[int, int] = dict(self.committed)
@@ -96,7 +98,16 @@ class BettingRound:
 
     def can_raise(self, seat: int) -> bool:
         """Whether the betting is open for `seat` to raise (not after a non-reopening all-in)."""
-        return seat not in self._acted and seat not in self._must_call
+        if seat in self._must_call or seat in self.passive:
+            return False
+        return seat not in self._acted or self._reopened_by_short_all_ins(seat)
+
+    def _reopened_by_short_all_ins(self, seat: int) -> bool:
+        """TDA 2024 Rule 47 (full-raise profiles): short all-ins that together raise the bet the seat
+        last acted on by a full raise reopen the betting for it."""
+        if self.profile.all_in_reopen != "full_raise" or seat not in self._acted_at:
+            return False
+        return self.current_bet - self._acted_at[seat] >= self.min_raise_inc
 
     @property
     def pending(self) -> dict[int, int]:
@@ -138,6 +149,11 @@ class BettingRound:
         if seat == self.to_act:
             self._run(seat, t, findings, include_start=True)
         return findings
+
+    def show_card(self, seat: int) -> None:
+        """The seat showed one of its hole cards during the betting: it may only check or call."""
+        if seat in self._index and seat not in self.folded:
+            self.passive.add(seat)
 
     def tick(self, t: float) -> list[Finding]:
         """Time passes: ACTION_TIME once per turn, DEAD_HAND_CLOCK when a called clock ran out."""
@@ -282,6 +298,10 @@ class BettingRound:
             return self._bad(seat, f"Chips from seat {seat}, which is not in this betting round")
         committed = self.committed[seat]
         prev_zone = self._zone[seat]
+        if self.closed and seat not in self.folded and seat not in self.all_in:
+            string = self._string_bet(ev, committed, prev_zone)
+            if string:
+                return string
         if seat in self.folded or seat in self.all_in or self.closed:
             if amount <= max(committed, prev_zone):
                 self._zone[seat] = amount  # chips swept into the pot or change returned
@@ -292,6 +312,9 @@ class BettingRound:
         cap = committed + self.stacks[seat]
         if amount > cap:
             return self._bad(seat, f"Seat {seat}: {amount} in the bet zone is more than its {cap} chips")
+        string = self._string_bet(ev, committed, prev_zone)
+        if string:
+            return string
         self._zone[seat] = amount
         if amount < committed:
             if prev_zone <= amount:  # still completing a corrected total: nothing new
@@ -313,6 +336,19 @@ class BettingRound:
         if self._apply(seat, intent, ev.t, findings):
             self._run(seat, ev.t, findings)
         return findings
+
+    def _string_bet(self, ev: ChipsEvent, committed: int, prev_zone: int) -> list[Finding]:
+        """000 §3.1: chips added in a second motion after the seat's action (nobody acted since) are a
+        string bet: not allowed; the action stands as the first amount and the extra goes back."""
+        seat = ev.seat
+        last = self.records[-1] if self.records else None
+        if (last is None or last.seat != seat or ev.amount <= max(committed, prev_zone)
+                or ev.declared is not None or seat in self._pending or last.action == "fold"):
+            return []
+        self._zone[seat] = ev.amount
+        return [Finding(code="STRING_BET", seat=seat, message=(
+            f"Seat {seat} added chips in a second motion ({committed} → {ev.amount}): a string bet; its "
+            f"action stands at {committed}, return {ev.amount - committed}"))]
 
     def _chips_intent(self, ev: ChipsEvent, committed: int, cap: int) -> Intent | str:
         """Read chips placed (000 §3.1, 001 §8): declaration, oversized chip, call, all-in or raise."""
@@ -358,7 +394,14 @@ class BettingRound:
                     message=f"Seat {seat} must complete its call to {min(bet, cap)}; no raise allowed: "
                             f"counted as the call, return {total - min(bet, cap)}"))
                 kind, total = "call", min(bet, cap)
-            elif seat in self._acted:
+            elif seat in self.passive:
+                findings.append(Finding(
+                    code="RAISE_AFTER_EXPOSED_CARD", seat=seat,
+                    message=f"Seat {seat} ({intent.what}) showed a hole card during the betting and may only "
+                            f"check or call (000 §4.1): it stands as "
+                            f"{'a check' if min(bet, cap) == committed else f'a call to {min(bet, cap)}'}"))
+                kind, total = "call", min(bet, cap)
+            elif seat in self._acted and not self._reopened_by_short_all_ins(seat):
                 # 000 §3.1, 001 §8.2: the raise is refused; by default it stands as a call (TDA 2024
                 # Rule 47's reading), so the hand goes on whether or not the dealer repeats the call.
                 findings.append(Finding(
@@ -449,6 +492,7 @@ class BettingRound:
     def _commit(self, seat: int, total: int, name: RecordedAction, t: float) -> None:
         self.stacks[seat] -= total - self.committed[seat]
         self.committed[seat] = total
+        self._acted_at[seat] = self.current_bet
         if self.stacks[seat] == 0 and seat not in self.all_in:
             self.all_in.add(seat)
             self._n_can_act -= 1

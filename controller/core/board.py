@@ -97,6 +97,9 @@ class BoardPart(HandBase):
 
     def h_board_due_placed(self, card: str, ev: Event) -> list[Finding]:
         """A board card of the street due, already placed in the board zone."""
+        fix = self.fix
+        if fix is not None and fix.kind == "to_burn" and fix.moved is not None and fix.street != self.street:
+            return self._runout_replacement(fix, card, ev.t)
         kept = self.kept_premature(ev.t, exclude=card)
         out: list[Finding] = kept or []
         if kept is not None and self.phase != DUE:
@@ -134,6 +137,21 @@ class BoardPart(HandBase):
                 if b not in self.record.burns:
                     self.record.burns.append(b)
             out += self._open_street(ev.t)
+        return out
+
+    def _runout_replacement(self, fix: Fix, card: str, t: float) -> list[Finding]:
+        """All-in runout: the street dealt without a burn was corrected (its card burned face up) after
+        the engine had moved on: this card replaces it; the next street is still due."""
+        self.fix = None
+        out: list[Finding] = []
+        if self.zones.zone_of(fix.moved or "") != "burn":
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"New {fix.street} card {card} dealt before {fix.moved} "
+                                                     f"was burned face up", cards=[card]))
+        self.record.board.append(card)
+        if fix.moved is not None and fix.moved not in self.record.burns:
+            self.record.burns.append(fix.moved)
+        self.street_done_t = t
+        self.knocked = False  # the next street's knock is still to come
         return out
 
     def kept_premature(self, t: float, exclude: str | None = None) -> list[Finding] | None:
@@ -411,6 +429,7 @@ class BoardPart(HandBase):
         self.fix = None
         self.round = None
         self.phase = DUE
+        self.street_i = self.game.streets.index("flop")  # in a runout the engine had moved on already
         self.board_now = []
         self.knock_flagged = True  # the knock belongs to the first flop
         if fix.redeal_burn:

@@ -143,6 +143,10 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("ACTION_AFTER_FOLD", "dead_hand", "000 §1.5; 001 §13(b)", "Cards thrown forward and acted upon",
      "The hand is dead even if it was not that seat's turn", "L"),
     ("FLOOR_CALLED", "info", "004 §12", "Floor called", "The floor comes to the table", "L"),
+    ("STRING_BET", "warning", "000 §3.1", "String bet",
+     "The action stands at the first amount; return the chips added in the second motion", "A"),
+    ("RAISE_AFTER_EXPOSED_CARD", "warning", "000 §4.1", "Raise by a seat that showed a hole card",
+     "A seat that showed a hole card at the wrong time may only check or call: it stands as a call", "A"),
     ("FLOOR_RULING", "info", "004 §1(2)", "Floor ruling on an irregularity",
      "The floor's decision is final: accept keeps the hand as played, reverse keeps the remedy owed", "L"),
     # --- T: seven-card stud

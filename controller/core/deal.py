@@ -8,6 +8,7 @@ from controller.core.forced import AnteMode, ForcedBets, Post, PostKind, posts_d
 from controller.core.handbase import (
     BETTING,
     DEAL,
+    DUE,
     ENDED,
     SHOWDOWN,
     HandBase,
@@ -295,6 +296,9 @@ class DealPart(HandBase):
             self.in_flight.pop(card, None)
             self.thrown.pop(seat, None)
             return []
+        thrower = next((s for s, cs in self.holes.items() if s != seat and card in cs), None)
+        if thrower is not None:
+            return self._thrown_onto(thrower, seat, card, ev)
         dup = self._dup(card, f"seat{seat}", ev)
         if dup:
             return dup
@@ -315,6 +319,25 @@ class DealPart(HandBase):
             self.replacement_due = None
             return []
         return self._extra_hole(seat, card, ev)
+
+    def _thrown_onto(self, thrower: int, seat: int, card: str, ev: Event) -> list[Finding]:
+        """001 §13 (e): a hole card of `thrower` lands on seat `seat`'s cards: the thrower's hand is dead;
+        the readers still tell the two hands apart, so `seat` plays on."""
+        self.lost.pop(card, None)
+        self.zones.put(card, f"seat{seat}", _uid(ev))
+        rec = self.record
+        if thrower in rec.folded or thrower in rec.dead:
+            return []
+        rec.dead.add(thrower)
+        out = [_f("HOLE_CARD_IN_MUCK", f"Seat {thrower} threw its cards onto seat {seat}'s; seat {thrower}'s "
+                                       f"hand is dead (001 §13 (e)), seat {seat} plays on", seat=thrower)]
+        rnd = self.round
+        if rnd is not None and self.phase == BETTING:
+            out += rnd.fold(thrower, ev.t, "dead hand: cards thrown onto another hand")
+            out += self._after_round_change(ev.t)
+        else:
+            rec.folded.add(thrower)
+        return out
 
     # --- exposed cards ----------------------------------------------------------------------------
     def h_exposed(self, ev: Event, card: str | None) -> list[Finding]:
@@ -340,6 +363,10 @@ class DealPart(HandBase):
             if card not in shown:
                 shown.append(card)
             return self.showdown.on_card(ev, card) if self.showdown is not None else []
+        if seat is not None and self.phase in (BETTING, DUE) and card in self.holes.get(seat, ()):
+            self.shown_early.add(seat)  # 000 §4.1: showed a card at the wrong time: passive, not dead
+            if self.round is not None and hasattr(self.round, "show_card"):
+                self.round.show_card(seat)
         return []
 
     def _camera_check(self, zone: str, card: str) -> list[Finding]:

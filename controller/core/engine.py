@@ -467,4 +467,5 @@ def _plain_summary(rec: HandRecord) -> dict[str, Any]:
             {"t": a.t, "street": a.street, "seat": a.seat, "action": a.action, "total": a.total}
             for a in rec.actions],
         "committed": {str(s): c for s, c in sorted(rec.committed.items())},
+        "notes": list(rec.notes),  # e.g. a hand not followed to its end, corrections and rulings
     }

@@ -310,6 +310,9 @@ class Hand(DealPart, BoardPart):
                                         posted={}, bb=self.level.bb, profile=self.profile, t=t,
                                         absent=tuple(sorted(s for s in self.absent if s in order)))
         self.n_records = 0
+        for seat in self.shown_early:  # still passive on the later streets (000 §4.1)
+            if hasattr(self.round, "show_card"):
+                self.round.show_card(seat)
         return self._after_round_change(t)
 
     def _end_betting(self, t: float, how: str) -> list[Finding]:

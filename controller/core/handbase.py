@@ -162,6 +162,7 @@ class HandBase:
         self.replacement_due: int | None = None
         self.extra_first: str | None = None
         self.boxed: set[str] = set()
+        self.shown_early: set[int] = set()  # seats that showed a hole card during the betting (000 §4.1)
         # Findings about an event that must not stop it being applied (the card is where it is); the
         # dispatcher appends them to the handler's own findings.
         self.followups: list[Finding] = []

@@ -72,10 +72,20 @@ class Showdown:
         """Per-seat chips without antes (uncalled part removed), the antes' total, and the uncalled bet."""
         antes = antes_of(self.record)
         contrib = {s: self.record.committed.get(s, 0) - antes.get(s, 0) for s in self.record.dealt_in}
-        unc = uncalled_bet(contrib, self.record.live_seats())
+        unc = uncalled_bet(contrib, self.record.live_seats()) or self._killed_raise(contrib)
         if unc is not None:
             contrib[unc[0]] -= unc[1]
         return contrib, sum(antes.values()), unc
+
+    def _killed_raise(self, contrib: dict[int, int]) -> tuple[int, int] | None:
+        """000 §1.5: a hand killed (dead, not folded) whose bet or raise nobody had called yet gets that
+        uncalled part back; its blinds and calls stay in the pot."""
+        unc = uncalled_bet(contrib)
+        if unc is None or unc[0] not in self.record.dead:
+            return None
+        acts = self.record.actions
+        last = next((a for a in reversed(acts) if a.seat == unc[0] and a.action != "fold"), None)
+        return unc if last is not None and last.action in ("bet", "raise", "allin") else None
 
     def _uncalled_finding(self) -> list[Finding]:
         if self._uncalled_done:

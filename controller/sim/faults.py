@@ -8,7 +8,7 @@ hand goes on correctly after the correction. docs/simulator.md lists every seque
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from controller.core.events import (
     ActionEvent,
@@ -21,12 +21,23 @@ from controller.core.events import (
     HandStart,
     PresentEvent,
 )
+from controller.core.profiles import Profile
+from controller.sim.hand import Clock, HandPlay, Seating
 from controller.sim.players import Style
+from controller.sim.rounds import Round
 
-if TYPE_CHECKING:
-    from controller.sim.hand import Clock, HandPlay, Seating
-    from controller.sim.rounds import Round
-    from controller.sim.table import VirtualTable
+
+class TableView(Protocol):
+    """What an injector may ask of the virtual table (controller/sim/table.py `VirtualTable`); a
+    Protocol, so the injectors do not import the table that draws them: no import circle."""
+
+    use_uids: bool
+    profile: Profile
+
+    def level_blinds(self) -> tuple[int, int]: ...
+
+    @property
+    def hands_played(self) -> int: ...
 
 
 class Fault:
@@ -65,10 +76,10 @@ class Fault:
             extra = ("KNOCK_MISSING",)
         return (*self.also, *extra)
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return True
 
-    def before_start(self, hp: HandPlay, table: VirtualTable) -> None:
+    def before_start(self, hp: HandPlay, table: TableView) -> None:
         return None
 
     def hand_start(self, hp: HandPlay) -> bool:
@@ -92,7 +103,7 @@ class Fault:
     def after_hand(self, hp: HandPlay) -> None:
         return None
 
-    def after_play(self, hp: HandPlay, table: VirtualTable, clock: Clock) -> list[Event]:
+    def after_play(self, hp: HandPlay, table: TableView, clock: Clock) -> list[Event]:
         return []
 
 
@@ -153,7 +164,7 @@ class DeckIncomplete(Fault):
 
     code = "DECK_INCOMPLETE"
 
-    def before_start(self, hp: HandPlay, table: VirtualTable) -> None:
+    def before_start(self, hp: HandPlay, table: TableView) -> None:
         cards = list(hp.stub)
         self.rng.shuffle(cards)
         missing = cards.pop()
@@ -193,7 +204,7 @@ class ForeignCard(Fault):
 
     code = "FOREIGN_CARD"
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return table.use_uids
 
     def deal(self, hp: HandPlay) -> bool:
@@ -317,7 +328,7 @@ class DealOutOfOrder(_Misdeal):
 class DealEmptySeat(_Misdeal):
     code = "DEAL_EMPTY_SEAT"
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return bool(seating.empty)
 
     def wrong(self, hp: HandPlay, order: list[int]) -> None:
@@ -349,7 +360,7 @@ class HoleCardsExposedMultiple(_Misdeal):
     code = "HOLE_CARDS_EXPOSED_MULTIPLE"
     also = ("HOLE_CARD_EXPOSED",)  # the first of the two is a single exposed card when it happens
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return len(seating.dealt_in) >= 3
 
     def wrong(self, hp: HandPlay, order: list[int]) -> None:
@@ -367,7 +378,7 @@ class HoleCardExposed(Fault):
 
     code = "HOLE_CARD_EXPOSED"
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return len(seating.dealt_in) >= 2
 
     def deal(self, hp: HandPlay) -> bool:
@@ -410,7 +421,7 @@ class DealTooManyCards(Fault):
 
     code = "DEAL_TOO_MANY_CARDS"
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return len(seating.dealt_in) >= 2
 
     def after_deal(self, hp: HandPlay) -> None:
@@ -459,7 +470,7 @@ class DeadHandAbsent(Fault):
         super().__init__(rng)
         self.away = 0
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return len(seating.dealt_in) >= 3
 
     def blinds(self, hp: HandPlay) -> bool:
@@ -474,7 +485,7 @@ class DeadHandAbsent(Fault):
         hp.muck_hand(self.away)
         self.seat, self.fired = self.away, True
 
-    def after_play(self, hp: HandPlay, table: VirtualTable, clock: Clock) -> list[Event]:
+    def after_play(self, hp: HandPlay, table: TableView, clock: Clock) -> list[Event]:
         return [PresentEvent(t=clock.after(2.0, 6.0), seat=self.away, present=True)]
 
 
@@ -738,7 +749,7 @@ class CorrectionNotFollowed(TurnPremature):
     ignorable = False
     reacts = False  # the error is itself the dealer's reaction
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return table.profile.premature_turn == "set_aside"  # a burned river is right after a reshuffle
 
     def river(self, hp: HandPlay) -> None:
@@ -765,7 +776,7 @@ class BlindWrong(Fault):
 
     code = "BLIND_WRONG"
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
+    def applicable(self, seating: Seating, table: TableView) -> bool:
         return seating.stacks[seating.bb_seat] > table.level_blinds()[1]
 
     def blinds(self, hp: HandPlay) -> bool:
@@ -792,8 +803,8 @@ class ButtonWrong(Fault):
 
     code = "BUTTON_WRONG"
 
-    def applicable(self, seating: Seating, table: VirtualTable) -> bool:
-        return len(seating.dealt_in) >= 3 and table.state.hand > 0  # the first hand sets the button
+    def applicable(self, seating: Seating, table: TableView) -> bool:
+        return len(seating.dealt_in) >= 3 and table.hands_played > 0  # the first hand sets the button
 
     def hand_start(self, hp: HandPlay) -> bool:
         wrong = hp.seating.dealt_in[0]

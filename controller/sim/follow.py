@@ -78,20 +78,27 @@ def _count(out: Iterable[object], hand: SimHand, stats: FollowStats) -> list[Ale
     return alerts
 
 
-def _check_over(engine: Engine, prev: SimHand, stats: FollowStats) -> None:
+def hand_over(engine: Engine) -> bool:
+    """The engine's current hand is over (or was restarted before any card): it can be settled."""
     hand = engine.current
-    if hand.settled or hand.phase in OVER or (hand.phase == "deal" and not hand.deal_cards):
-        return
-    stats.stuck += 1
-    stats.stuck_hands.append(prev.number)
+    return hand.settled or hand.phase in OVER or (hand.phase == "deal" and not hand.deal_cards)
+
+
+def stacks_differ(engine: Engine, prev: SimHand) -> list[int]:
+    """Seats whose settled stack differs from the simulator's own settlement of `prev`."""
+    if prev.void:
+        return []
+    seats = engine.seats.seats
+    return [s for s, stack in prev.stacks.items() if stack > 0 and s in seats and seats[s].stack != stack]
+
+
+def _check_over(engine: Engine, prev: SimHand, stats: FollowStats) -> None:
+    if not hand_over(engine):
+        stats.stuck += 1
+        stats.stuck_hands.append(prev.number)
 
 
 def _check_stacks(engine: Engine, prev: SimHand, stats: FollowStats) -> None:
-    """After settlement every seat the simulator kept has the simulator's stack."""
-    if prev.void:
-        return
-    seats = engine.seats.seats
-    differ = [s for s, stack in prev.stacks.items() if stack > 0 and s in seats and seats[s].stack != stack]
-    if differ:
+    if stacks_differ(engine, prev):
         stats.wrong_stacks += 1
         stats.wrong_stack_hands.append(prev.number)

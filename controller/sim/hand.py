@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from controller.core.events import (
     ActionEvent,
@@ -22,8 +22,23 @@ from controller.sim.players import Policy
 from controller.sim.rounds import Round
 from controller.sim.settle import Pot, odd_chips_for, settle
 
-if TYPE_CHECKING:
-    from controller.sim.faults import Fault
+
+class Hooks(Protocol):
+    """What the hand calls at each step: an injected dealer error (controller/sim/faults.py `Fault`).
+
+    A Protocol, so this module does not import the injectors (which build on it): no import circle.
+    """
+
+    fired: bool
+    reaction: str
+
+    def hand_start(self, hp: HandPlay) -> bool: ...
+    def blinds(self, hp: HandPlay) -> bool: ...
+    def deal(self, hp: HandPlay) -> bool: ...
+    def after_deal(self, hp: HandPlay) -> None: ...
+    def board(self, hp: HandPlay, street: str) -> bool: ...
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool: ...
+    def after_hand(self, hp: HandPlay) -> None: ...
 
 STREETS = ("preflop", "flop", "turn", "river")
 BOARD_COUNT = {"flop": 3, "turn": 1, "river": 1}
@@ -70,7 +85,7 @@ class HandPlay:
 
     def __init__(self, *, seating: Seating, sb: int, bb: int, chip: int, profile: Profile,
                  deck: Sequence[str], uids: Mapping[str, str] | None, clock: Clock, rng: random.Random,
-                 policy: Policy, fault: Fault | None = None, bb_ante: bool = False) -> None:
+                 policy: Policy, fault: Hooks | None = None, bb_ante: bool = False) -> None:
         self.seating = seating
         self.bb_ante = bb_ante  # the big blind also posts one big blind as ante, after its blind (TDA 2024)
         self.dead_money = 0  # antes: dead money for the main pot

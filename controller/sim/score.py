@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from controller.core.alerts import FAULT_SEVERITIES, Alert
 from controller.core.events import HandStart
@@ -22,6 +23,14 @@ class Score:
     false_alerts: Counter[str] = field(default_factory=Counter)  # fault alerts nobody injected, by code
     clean_faults: Counter[str] = field(default_factory=Counter)  # fault alerts in clean hands, by code
     missed_hands: list[int] = field(default_factory=list)  # hand numbers of the misses
+    stuck: int = 0  # hands the core had not followed to their end when the next one started
+    stuck_hands: list[int] = field(default_factory=list)
+
+    @property
+    def follow_up_false(self) -> int:
+        """Fault alerts in hands with an injected error that neither the error nor its legitimate
+        follow-ups explain (a cascade after the correction)."""
+        return sum(self.false_alerts.values()) - sum(self.clean_faults.values())
 
     @property
     def all_detected(self) -> bool:
@@ -41,6 +50,8 @@ class Score:
                      f"{sum(self.false_alerts.values()):>5}")
         lines.append(f"fault alerts (misdeal/error/warning/dead_hand) on clean hands: "
                      f"{sum(self.clean_faults.values())}")
+        lines.append(f"stuck hands (not followed to their end): {self.stuck}; follow-up false alerts "
+                     f"after an error: {self.follow_up_false}")
         return "\n".join(lines)
 
 
@@ -61,9 +72,27 @@ def _hand_start_t(hand: SimHand) -> float:
                 hand.events[0].t if hand.events else 0.0)
 
 
-def score(hands: Sequence[SimHand], alerts: Iterable[Alert]) -> Score:
-    """Match alerts to the hands by time and compare their codes with the injected errors."""
+class Summary(Protocol):
+    """A hand summary as the engine emits it (controller.core.engine.HandSummary)."""
+
+    @property
+    def hand(self) -> int: ...
+
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
+
+
+STUCK_NOTE = "hand not finished when the next hand started"  # written by Engine._close_hand
+
+
+def score(hands: Sequence[SimHand], alerts: Iterable[Alert], summaries: Iterable[Summary] = ()) -> Score:
+    """Match alerts to the hands by time and compare their codes with the injected errors; hand
+    summaries (when given) tell which hands the core had not followed to their end."""
     out = Score(hands=len(hands))
+    for summ in summaries:
+        if STUCK_NOTE in summ.payload.get("notes", ()):
+            out.stuck += 1
+            out.stuck_hands.append(summ.hand)
     spans = _windows(hands)
     per_hand: list[list[Alert]] = [[] for _ in hands]
     late: list[list[Alert]] = [[] for _ in hands]  # alerts from the next hand's start to its hand_start

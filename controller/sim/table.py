@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from controller.core.cards import FULL_DECK
 from controller.core.events import DeckEvent, Event, LevelEvent, SeatEvent
 from controller.core.profiles import Profile, get_profile
+from controller.sim.faults import FAULTS
 from controller.sim.hand import Clock, HandPlay, Seating
 from controller.sim.players import Policy, Style
 
@@ -82,8 +83,6 @@ class VirtualTable:
         if ante not in ("none", "bb"):
             raise ValueError(f"ante must be none or bb, got {ante!r}")
         self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
-        from controller.sim.faults import FAULTS  # late: faults import this module's types
-
         self.fault_kinds = tuple(sorted(faults if faults is not None else FAULTS))
         unknown = [k for k in self.fault_kinds if k not in FAULTS]
         if unknown:
@@ -102,6 +101,10 @@ class VirtualTable:
 
     def total_chips(self) -> int:
         return sum(self.state.stacks.values())
+
+    @property
+    def hands_played(self) -> int:
+        return self.state.hand
 
     @property
     def t(self) -> float:
@@ -212,8 +215,6 @@ class VirtualTable:
 
     # ------------------------------------------------------------------ one hand (with retries)
     def _attempt(self, kind: str | None) -> SimHand | None:
-        from controller.sim.faults import FAULTS
-
         st = self.state
         rng_state = self.rng.getstate()
         saved = (dict(st.stacks), dict(st.players), st.uids, st.deck_id, list(self.pending), st.t)

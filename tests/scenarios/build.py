@@ -694,9 +694,11 @@ def a_001_8_2_example_3() -> Scenario:
 WON = {"s1": 10000, "s2": 10200, "s3": 9900, "s4": 9900}
 
 
-def _to_river(s: Scenario, turn_burn: str = "4s") -> Scenario:
+def _to_river(s: Scenario, turn_burn: str = "4s", flop_checks: bool = True) -> Scenario:
     """From an open flop round: checks, turn Jh, checks, river 9c, checks, showdown, settlement."""
-    s.checks().street(turn_burn, "Jh").checks().river().checks()
+    if flop_checks:
+        s.checks()
+    s.street(turn_burn, "Jh").checks().river().checks()
     s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
     return s.settle(**WON)
 
@@ -729,37 +731,36 @@ def _five_card_flop(s: Scenario) -> Scenario:
     return s.expect("FLOP_TOO_MANY_CARDS", None, "flop")
 
 
-def _five_recalled(s: Scenario) -> Scenario:
+def _five_redealt(s: Scenario, *flop: str, dt: float = 1.0) -> Scenario:
+    """Five flop cards, all taken off the board; then `flop` comes (no new burn), and on to the river."""
+    _five_card_flop(s)
     for c in ("Kh", "8d", "2c", "4s", "6h"):
         s.gone("board", c)
-    return s
+    s.e("card", dt=dt, zone="board", card=flop[0])
+    for c in flop[1:]:
+        s.card("board", c)
+    return _to_river(s)
 
 
 @scenario
 def f_five_card_flop_cuca() -> Scenario:
     s = Scenario("f_five_card_flop_cuca", "001 §14 (2.): five flop cards; all go back, the stub is "
                                           "reshuffled and a new flop comes without a burn")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="2c")
-    s.card("board", "Kh").card("board", "8d")
-    return _to_river(s)
+    return _five_redealt(s, "2c", "Kh", "8d")
 
 
 @scenario
 def f_five_card_flop_handbuch() -> Scenario:
     s = Scenario("f_five_card_flop_handbuch", "000 §2.5: five flop cards are recalled (not the burn), "
                                               "reshuffled; a new flop without a new burn", profile="handbuch")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="8d")
-    s.card("board", "2c").card("board", "Kh")
-    return _to_river(s)
+    return _five_redealt(s, "8d", "2c", "Kh")
 
 
 @scenario
 def f_five_card_flop_classic() -> Scenario:
     s = Scenario("f_five_card_flop_classic", "003 (8): five flop cards: reshuffle and redeal (not 003 (4)'s "
                                              "exposed burn, which is for four cards)", profile="classic")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="Kh")
-    s.card("board", "8d").card("board", "2c")
-    return _to_river(s)
+    return _five_redealt(s, "Kh", "8d", "2c")
 
 
 @scenario
@@ -774,9 +775,7 @@ def f_five_card_flop_uesg() -> Scenario:
 def f_five_card_flop_tda() -> Scenario:
     s = Scenario("f_five_card_flop_tda", "TDA 2024: the five cards are scrambled face down; three come back "
                                          "as the flop, the floor's pick is a burn", profile="tda")
-    _five_recalled(_five_card_flop(s)).e("card", dt=2.0, zone="board", card="8d")
-    s.card("board", "Kh").card("board", "2c")
-    return _to_river(s)
+    return _five_redealt(s, "8d", "Kh", "2c", dt=2.0)
 
 
 @scenario
@@ -796,9 +795,7 @@ def f_five_card_flop_redealt_uesg() -> Scenario:
     s = Scenario("f_five_card_flop_redealt_uesg", "uesg: five flop cards; the dealer redeals the whole flop "
                                                   "instead (cuca's way): followed, and the hand settles",
                  profile="uesg")
-    _five_recalled(_five_card_flop(s)).e("card", dt=1.0, zone="board", card="2c")
-    s.card("board", "Kh").card("board", "8d")
-    return _to_river(s)
+    return _five_redealt(s, "2c", "Kh", "8d")
 
 
 @scenario
@@ -874,14 +871,18 @@ def _refused_raise(s: Scenario) -> Scenario:
     return s.expect("RAISE_NOT_REOPENED", 2, "flop")
 
 
+def _heads_up_to_end(s: Scenario, **stacks: int) -> Scenario:
+    """Seats 2 and 4 check turn and river; showdown; seat 3 (all-in) busted and left."""
+    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, **stacks)
+
+
 @scenario
 def f_refused_raise_called() -> Scenario:
     s = Scenario("f_refused_raise_called", "001 §8.2: the refused raise stands as a call; seat 2 then says "
                                            "call (a repeat, not an error); two streets on to settlement")
-    _refused_raise(s).act(2, "call", 900)
-    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
-    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
-    return s.settle(s1=10000, s2=12000, s4=9000)  # seat 3 busted and left
+    return _heads_up_to_end(_refused_raise(s).act(2, "call", 900), s2=12000, s4=9000)
 
 
 @scenario
@@ -890,9 +891,7 @@ def f_refused_raise_stands() -> Scenario:
                                            "one CORRECTION_NOT_FOLLOWED, the raise is taken as played, side "
                                            "pot 2200 and main pot 3000 to seat 2")
     _refused_raise(s).act(4, "call", 2000).expect("CORRECTION_NOT_FOLLOWED", 2, "flop")
-    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
-    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
-    return s.settle(s1=10000, s2=13100, s4=7900)  # seat 3 busted and left
+    return _heads_up_to_end(s, s2=13100, s4=7900)
 
 
 
@@ -921,6 +920,149 @@ def f_ruling_accept_premature_turn() -> Scenario:
     s.act(3, "check").act(4, "check").street("Td", "Jh").checks().street("5s", "9c").checks()
     s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
     return s.settle(**WON)
+
+
+@scenario
+def f_string_bet() -> Scenario:
+    s = Scenario("f_string_bet", "000 §3.1: seat 4 calls 100 with chips, then reaches back and adds 300 in a "
+                                 "second motion: a string bet, the call stands and the extra goes back")
+    s.setup().start().deal().e("chips", seat=4, amount=100).e("chips", seat=4, amount=400)
+    s.expect("STRING_BET", 4, "preflop").e("chips", seat=4, amount=100)
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_cumulative_short_all_ins_tda() -> Scenario:
+    s = Scenario("f_cumulative_short_all_ins_tda", "TDA 2024 Rule 47: seat 2 bets 800; seats 3 (1200) and 4 "
+                                                   "(1600) go all-in, each short of a full raise, together "
+                                                   "a full one: seat 2 may re-raise (no alert) and does; "
+                                                   "seat 4 … side pots to settlement", profile="tda")
+    s.setup()
+    s.events[2]["stack"], s.events[3]["stack"] = 1300, 1700
+    s.start().deal().preflop().flop().act(2, "bet", 800).act(3, "allin", 1200).act(4, "allin", 1600)
+    s.act(2, "raise", 2400)
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s").card("board", "Jh")
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="5s").card("board", "9c")
+    s.expect("UNCALLED_BET", 2, "showdown").expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (2, 3, 4):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown").expect("ELIMINATION_ORDER", 4, "showdown")
+    # seat 2 put in 1700 (800 of its 2400 raise uncalled) and wins the main pot 3900 and the side pot
+    # 800; seats 3 and 4 busted and left
+    s.stacks = {1: 10000, 2: 10000 - 1700 + 3900 + 800}
+    return s
+
+
+@scenario
+def f_min_raise_capped_stack() -> Scenario:
+    s = Scenario("f_min_raise_capped_stack", "seat 3 raises all-in to 250 facing a bet of 200 (a full raise "
+                                             "would be 400): a legal all-in, no alert; the others call",
+                 profile="tda")
+    s.setup()
+    s.events[2]["stack"] = 350
+    s.start().deal().preflop().flop().act(2, "bet", 200).act(3, "allin", 250).act(4, "call", 250)
+    s.act(2, "call", 250).turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {1: 10000, 2: 10000 - 350 + 350 * 3 - 100 + 100, 4: 9650}
+    return s
+
+
+@scenario
+def f_raise_after_exposed_card() -> Scenario:
+    s = Scenario("f_raise_after_exposed_card", "000 §4.1: seat 4 shows Qs during the flop betting; its "
+                                               "bet stands as a check; the hand is not dead")
+    s.setup().start().deal().preflop().flop().act(2, "check").act(3, "check")
+    s.e("exposed", zone="seat4", card="Qs").act(4, "bet", 200).expect("RAISE_AFTER_EXPOSED_CARD", 4, "flop")
+    return _to_river(s, flop_checks=False)
+
+
+@scenario
+def f_killed_raise_returned() -> Scenario:
+    s = Scenario("f_killed_raise_returned", "000 §1.5: the dealer mucks seat 4's hand after its uncalled "
+                                            "raise to 300: dead, the raise (200) goes back, its call "
+                                            "stays; seat 3 wins the rest")
+    s.setup().start().deal().act(4, "raise", 300)
+    s.gone("seat4", "Qs").card("muck", "Qs").expect("HOLE_CARD_IN_MUCK", 4, "preflop")
+    s.gone("seat4", "Js").card("muck", "Js")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "fold").expect("UNCALLED_BET", 4, "showdown").gone("seat2", "Ah").card("muck", "Ah")
+    s.gone("seat2", "Kd").card("muck", "Kd")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 3, "showdown")
+    s.stacks = {1: 10000, 2: 9950, 3: 10150, 4: 9900}
+    return s
+
+
+@scenario
+def f_hand_thrown_onto_another() -> Scenario:
+    s = Scenario("f_hand_thrown_onto_another", "001 §13 (e): seat 1 throws its cards onto seat 2's: seat "
+                                               "1's hand is dead, seat 2 (the readers still tell the cards "
+                                               "apart) plays on and wins")
+    s.setup().start().deal().gone("seat1", "2h").card("seat2", "2h").expect("HOLE_CARD_IN_MUCK", 1, "preflop")
+    s.gone("seat1", "6c").card("seat2", "6c").gone("seat2", "2h").card("muck", "2h")
+    s.gone("seat2", "6c").card("muck", "6c")
+    s.act(4, "call", 100).act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_absent_player_hand() -> Scenario:
+    s = Scenario("f_absent_player_hand", "000 §1.5: seat 3 is away when the deal completes: its hand is dead "
+                                         "and mucked, its big blind stays; seat 2 wins")
+    s.setup().e("present", seat=3, present=False).start().deal().expect("DEAD_HAND_ABSENT", 3, "deal")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    s.act(4, "call", 100).act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c")
+    s.card("muck", "6c").act(2, "call", 100).flop().act(2, "check").act(4, "check")
+    s.turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js").card("muck", "Js")
+    return s.settle(s1=10000, s2=10200, s3=9900, s4=9900)
+
+
+def _all_in_preflop(s: Scenario) -> Scenario:
+    """Seat 3 (1000 chips) is all-in preflop and seat 2 calls; seats 4 and 1 fold: the board runs out."""
+    s.setup()
+    s.events[2]["stack"] = 1000
+    s.start().deal().act(4, "fold").gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js")
+    s.card("muck", "Js").act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c")
+    return s.card("muck", "6c").act(2, "raise", 1000).act(3, "allin", 1000)
+
+
+def _runout_showdown(s: Scenario) -> Scenario:
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (2, 3):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    return s.settle(s1=10000, s2=11000, s4=10000)  # seat 3 busted and left
+
+
+@scenario
+def f_burn_missing_turn_runout() -> Scenario:
+    s = Scenario("f_burn_missing_turn_runout", "all-in runout: the turn comes without a burn and is then "
+                                               "burned face up and replaced (000 §2.6); the river follows "
+                                               "with its knock and burn: nothing more, seat 2 wins")
+    _all_in_preflop(s).flop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="4s")
+    s.expect("BURN_MISSING_TURN", None, "turn").gone("board", "4s").card("burn", "4s").card("board", "Jh")
+    s.river()
+    return _runout_showdown(s)
+
+
+@scenario
+def f_burn_missing_flop_runout_cuca() -> Scenario:
+    s = Scenario("f_burn_missing_flop_runout_cuca", "all-in runout under cuca: the flop comes without a "
+                                                    "burn; it is recalled and reshuffled, burn, a new flop; "
+                                                    "turn and river as usual")
+    _all_in_preflop(s).e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "8d").card("board", "2c")
+    for c in ("Kh", "8d", "2c"):
+        s.gone("board", c)
+    s.e("card", dt=1.0, zone="burn", card="3s").card("board", "2c").card("board", "Kh").card("board", "8d")
+    s.turn().river()
+    return _runout_showdown(s)
 
 
 def main() -> None:

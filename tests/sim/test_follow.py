@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 
+from controller.core.alerts import Alert
 from controller.core.profiles import PROFILES
 from controller.sim.follow import follow
 from controller.sim.score import score
@@ -53,3 +54,22 @@ def test_default_table_keeps_the_remedy_only() -> None:
     hands = list(VirtualTable(seed=3, inject=1.0).hands(60))
     assert not any("CORRECTION_NOT_FOLLOWED" in h.also and h.injected != "CORRECTION_NOT_FOLLOWED"
                    for h in hands)
+
+
+def test_score_counts_stuck_hands_and_follow_up_false_alerts() -> None:
+    """A hand cut off mid-betting is not followed to its end: the next hand_start's summary says so and
+    the score (the closing table of `cardtable simulate`) counts it."""
+    from controller.core.engine import Engine, HandSummary
+    from controller.core.events import ActionEvent
+
+    hands = list(VirtualTable(seats=4, seed=9, inject=0.0, style="passive").hands(2))
+    first = hands[0]
+    cut = [i for i, e in enumerate(first.events) if isinstance(e, ActionEvent)][1]
+    engine = Engine()
+    outs = [o for e in first.events[:cut] + hands[1].events for o in engine.feed(e)]
+    outs += engine.finish(engine.last_t)
+    summaries = [o for o in outs if isinstance(o, HandSummary)]
+    result = score(hands, [o for o in outs if isinstance(o, Alert)], summaries)
+    assert result.stuck == 1 and result.stuck_hands == [1]
+    assert "stuck hands (not followed to their end): 1" in result.summary()
+    assert result.follow_up_false == 0

@@ -1,0 +1,61 @@
+"""Illegal actions get the rulebook's default consequence, so the round never waits (issue 11).
+
+String bet (000 §3.1), cumulative short all-ins (TDA 2024 Rule 47, PokerKit issue #45), min-raise with a
+capped stack, a raise by a seat that showed a hole card (000 §4.1), a refused raise let stand.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.test_betting_kit import act, chips, codes, feed_ok, make_round
+
+
+def test_string_bet_stands_at_the_first_amount() -> None:
+    r = make_round(seats=(1, 2, 3), bb=100)
+    feed_ok(r, act(1, "bet", 200))
+    feed_ok(r, chips(2, 200))  # seat 2 calls with chips …
+    out = r.feed(chips(2, 600))  # … and reaches back for more: a string bet, not a raise
+    assert codes(out) == ["STRING_BET"] and r.committed[2] == 200 and r.current_bet == 200
+    assert r.to_act == 3
+    assert r.feed(chips(2, 200)) == []  # the dealer hands back the extra
+    feed_ok(r, act(3, "call", 200))
+    assert r.closed and r.committed == {1: 200, 2: 200, 3: 200}
+
+
+@pytest.mark.parametrize("profile", ["handbuch", "uesg", "classic", "tda"])
+def test_cumulative_short_all_ins_reopen_under_full_raise_profiles(profile: str) -> None:
+    """A bets 100; B all-in 150 and C all-in 200 are each short, together a full raise of 100 over
+    A's bet: A may re-raise (TDA 2024 Rule 47)."""
+    r = make_round(profile=profile, seats=(1, 2, 3, 4), bb=100, stacks={1: 5000, 2: 150, 3: 200, 4: 5000})
+    feed_ok(r, act(1, "bet", 100), act(2, "allin"), act(3, "allin"), act(4, "call", 200))
+    assert r.to_act == 1 and r.can_raise(1)
+    feed_ok(r, act(1, "raise", 400))
+    assert r.current_bet == 400 and r.to_act == 4
+
+
+@pytest.mark.parametrize("profile", ["handbuch", "tda"])
+def test_one_short_all_in_does_not_reopen(profile: str) -> None:
+    r = make_round(profile=profile, seats=(1, 2, 3), bb=100, stacks={1: 5000, 2: 150, 3: 5000})
+    feed_ok(r, act(1, "bet", 100), act(2, "allin"), act(3, "call", 150))
+    assert r.to_act == 1 and not r.can_raise(1)
+    out = r.feed(act(1, "raise", 400))
+    assert codes(out) == ["RAISE_NOT_REOPENED"] and "stands as a call to 150" in out[0].message
+    assert r.closed and r.committed == {1: 150, 2: 150, 3: 150}
+
+
+def test_min_raise_with_a_capped_stack_is_an_all_in_not_an_under_raise() -> None:
+    r = make_round(profile="tda", seats=(1, 2, 3), bb=100, stacks={1: 5000, 2: 250, 3: 5000})
+    feed_ok(r, act(1, "bet", 200))
+    feed_ok(r, act(2, "raise", 250))  # the minimum would be 400; 250 is everything seat 2 has
+    assert r.current_bet == 250 and 2 in r.all_in and r.min_raise_to == 450
+    feed_ok(r, act(3, "call", 250), act(1, "call", 250))
+    assert r.closed
+
+
+def test_a_seat_that_showed_a_card_may_only_call() -> None:
+    r = make_round(seats=(1, 2), bb=100)
+    r.show_card(2)
+    feed_ok(r, act(1, "bet", 200))
+    out = r.feed(act(2, "raise", 600))
+    assert codes(out) == ["RAISE_AFTER_EXPOSED_CARD"] and r.committed[2] == 200 and r.closed
