@@ -64,7 +64,7 @@ def settle(*, committed: Mapping[int, int], live: Sequence[int], hole: Mapping[i
         last = pots[-1]
         pots[-1] = Pot(amount=last.amount + rest, eligible=last.eligible,
                        winners=_split(last.amount + rest, last.eligible, hole, board, chip, odd))
-    elif (rest or dead) and live:
+    elif not pots and (rest or dead) and live:
         # Only dead money (antes, a dead hand's blind, 000 §1.5) and live seats that put nothing in: the
         # live hands share it (otherwise those chips would vanish); a lone live seat takes it all.
         eligible = tuple(s for s in order_from_button if s in live)
