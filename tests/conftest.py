@@ -41,6 +41,12 @@ SLOW = (
     "tests/daemon/test_mustshow.py::test_broker_outage_loses_no_alert_and_keeps_order",
     "tests/sim/test_pokerkit_crosscheck.py::test_pokerkit_accepts_every_action_and_pays_the_same_stacks[showdown-10]",
     "tests/sim/test_pokerkit_crosscheck.py::test_pokerkit_accepts_every_action_and_pays_the_same_stacks[showdown-9]",
+    # Whole-room runs: a floor process, a broker and many tables each (issues #12, #17, #19); 20–70 s each.
+    "tests/room/test_room.py::",
+    "tests/room/test_stall.py::",
+    "tests/room/test_pages.py::",
+    "tests/floor/test_ui_wall_soak.py::",
+    "tests/floor/test_edges_chaos.py::",
 )
 
 

@@ -137,6 +137,12 @@ SUMMARIES: dict[str, str] = {
     "ALL_IN_AS_CALL": (
         "Under 001 §8.2 an all-in below half a full raise counts as a call for reopening the betting; the"
         " next raise is measured from the all-in amount."),
+    "STRING_BET": (
+        "A bet or raise must go in with one motion or be announced (000 §3.1): chips added in a second "
+        "motion are returned, and the action stands at the first amount."),
+    "RAISE_AFTER_EXPOSED_CARD": (
+        "A player who showed a hole card at the wrong time may only check or call for the rest of the "
+        "hand (000 §4.1): a raise from that seat stands as a call."),
     "ACTION_TIME": (
         "A player taking too long may be put on the clock by anyone (004 §11): one more minute, the last "
         "ten seconds counted aloud, then the hand is dead."),
