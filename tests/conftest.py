@@ -47,6 +47,12 @@ SLOW = (
     "tests/room/test_pages.py::",
     "tests/floor/test_ui_wall_soak.py::",
     "tests/floor/test_edges_chaos.py::",
+    # Long differential and browser runs, 6–20 s each (the short forms of each stay in the everyday run).
+    "tests/conformance/test_record_conformance.py::test_random_hands_settle_exactly_as_pokerkit",
+    "tests/floor/test_ui_e2e.py::test_replay_phone_and_german",
+    "tests/phh/test_dev_sample_cli.py::test_dev_sample_settles_as_recorded_through_the_cli[pluribus_dev.phhs]",
+    "tests/core/test_history.py::test_written_hands_replay_in_pokerkit_to_the_same_stacks",
+    "tests/bridge/test_link.py::test_soak_every_event_exactly_once_in_order_and_fast_relink",
 )
 
 
