@@ -107,6 +107,7 @@ def _when(a: dict[str, Any]) -> float:
     return datetime.fromisoformat(a["ts"].replace("Z", "+00:00")).timestamp()
 
 
+@pytest.mark.timeout(SOAK_S + 240)  # the soak itself plus start-up; 300 s of soak passed the default
 def test_wall_with_16_tables_at_30_percent(
     broker: Broker, browser: Any, loop: LoopThread, tmp_path: Path
 ) -> None:

@@ -1,5 +1,5 @@
-"""Fixtures of the room tests: the floor tests' store back ends (SQLite file, PostgreSQL schema)."""
+"""Fixtures of the room tests: the floor tests' broker (shipped config) and store back ends."""
 
-from tests.floor.conftest import pg_dsn, store_section
+from tests.floor.conftest import broker, pg_dsn, store_section
 
-__all__ = ["pg_dsn", "store_section"]
+__all__ = ["broker", "pg_dsn", "store_section"]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.floor.broker import USERS, Broker, available
+from tests.floor.broker import USERS, Broker
 from tests.floor.harness import Observer
 from tests.room.harness import ENV, ROOT, FloorProcess, LiveStream, poll
 
@@ -42,16 +42,6 @@ def proc_usage(pid: int) -> tuple[float, float]:
     status = Path(f"/proc/{pid}/status").read_text().splitlines()
     hwm = next(line for line in status if line.startswith("VmHWM"))
     return cpu, int(hwm.split()[1]) / 1024
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Any:
-    if not available():
-        pytest.skip("mosquitto / mosquitto_passwd not installed")
-    b = Broker(tmp_path / "broker")
-    b.start()
-    yield b
-    b.stop()
 
 
 @pytest.mark.timeout(3600)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from controller.sim.room import Room
-from tests.floor.broker import Broker, available
+from tests.floor.broker import Broker
 from tests.room.harness import FloorProcess, expected_ids, poll, synthetic_room
 from tests.room.shipped import SHIPPED
 
@@ -22,16 +22,6 @@ QUEUE = int(next(line.split()[1] for line in SHIPPED.read_text().splitlines()
                  if line.startswith("max_queued_messages ")))
 TABLES = 12
 ALERTS = QUEUE // TABLES + 250  # together about 3,000 more than the broker queues for the stalled floor
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Any:
-    if not available():
-        pytest.skip("mosquitto / mosquitto_passwd not installed")
-    b = Broker(tmp_path / "broker")
-    b.start()
-    yield b
-    b.stop()
 
 
 def broker_health_alerts(db: Path) -> int:
