@@ -229,7 +229,7 @@ def test_urgency_order_wall_and_speed(broker: Broker, browser: Any, loop: LoopTh
                 print(
                     "host overloaded (load average > 1.5 per CPU): 100 ms bound not asserted", file=sys.stderr
                 )
-                assert max(lat) < 2.0, lat
+                assert max(lat) < 3.0, lat
             else:
                 assert statistics.median(after) <= 0.100 and statistics.median(lat) <= 0.100, (after, lat)
             assert seen["requests"][before:] == [], seen["requests"][before:]

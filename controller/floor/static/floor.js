@@ -1,6 +1,7 @@
 // cardtable floor screen: live tables and alerts over one Server-Sent Events stream, faults first, tables in
 // order of urgency, acknowledgements, hand replay, history and dealer performance. Plain browser JavaScript,
-// no build step. Page text: the message catalogue through ct.T (common.js).
+// no build step. Page text: the message catalogue through ct.T (common.js); the replay panel and the
+// History and Dealers tabs live in replay.js and views.js.
 "use strict";
 
 const { el, T, $ } = ct;
@@ -438,48 +439,6 @@ function tableAlerts(table) {
       sevEl(a.severity), " ", a.code, ` · ${T("hand")} `, a.hand, a.floor?.ack ? " ✔" : ""))));
 }
 
-// --- hand replay: the hand's public states step by step, its alerts on the timeline ---------------------------
-async function openReplay(table, hand, alertId) {
-  const r = await ct.api(`/api/replay/${encodeURIComponent(table)}/${encodeURIComponent(hand)}`);
-  if (!r) return;
-  const stepOf = (a) => {  // the last state the floor had when the alert came in (+ its own event's state)
-    let i = 0;
-    r.frames.forEach((f, j) => { if (f.at <= a.floor.received + 0.05) i = j; });
-    return i;
-  };
-  r.alerts.forEach((a) => { a.step = stepOf(a); });
-  const start = r.alerts.find((a) => a.id === alertId);
-  S.replay = { ...r, i: start ? start.step : 0 };
-  $("#replay").classList.remove("hidden");
-  renderReplay();
-}
-function replayGo(i) { S.replay.i = Math.max(0, Math.min(S.replay.frames.length - 1, i)); renderReplay(); }
-function renderReplay() {
-  const R = S.replay, n = R.frames.length;
-  const f = R.frames[R.i];
-  const st = f ? f.state : {};
-  const note = R.live ? T("replay_live") : R.cards_allowed ? T("replay_cards_shown") : T("replay_cards_hidden");
-  $("#replay-body").replaceChildren(
-    el("h3", {}, T("replay_h", { table: R.table, hand: R.hand })),
-    el("p", { class: "hint", id: "replay-note" }, note),
-    n ? el("div", { class: "replay-controls" },
-      el("button", { type: "button", id: "rp-first", onclick: () => replayGo(0) }, T("first")),
-      el("button", { type: "button", id: "rp-prev", onclick: () => replayGo(R.i - 1) }, T("prev")),
-      el("span", { id: "rp-step" }, T("step", { i: R.i + 1, n })),
-      el("button", { type: "button", id: "rp-next", onclick: () => replayGo(R.i + 1) }, T("next")),
-      el("button", { type: "button", id: "rp-last", onclick: () => replayGo(n - 1) }, T("last")),
-      el("input", { type: "range", id: "rp-range", min: "0", max: String(n - 1), value: String(R.i), oninput: (e) => replayGo(Number(e.target.value)) }))
-      : el("p", { class: "hint" }, T("replay_empty")),
-    f ? el("div", { class: "hint" }, `${ct.fmtTime(f.at)} · ${streetName(st.street)} · ${T("button")} ${st.button ?? "–"}` + (st.to_act ? ` · ${T("to_act", { seat: st.to_act })}` : "")) : null,
-    f ? feltEl(st) : null,
-    f ? seatsTable(st, R.cards_allowed && R.i === n - 1 ? R.hole_cards : null) : null,
-    el("h4", {}, T("timeline")),
-    el("ol", { class: "timeline", id: "rp-alerts" }, R.alerts.map((a) => el("li", {
-      class: `${a.severity} ${a.step === R.i ? "here" : ""}`, "data-code": a.code, "data-step": String(a.step), onclick: () => replayGo(a.step) },
-      el("span", { class: "stepno" }, `#${a.step + 1}`), " ", sevEl(a.severity), " ", a.code, " · ", alertText(a)))));
-}
-function closeReplay() { S.replay = null; $("#replay").classList.add("hidden"); }
-
 // --- live stream with catch-up -----------------------------------------------------------------------------
 function setConn(ok, text) { const c = $("#conn"); c.textContent = text; c.className = "pill " + (ok ? "on" : "off"); }
 function setBroker(ok) { const b = $("#broker"); b.textContent = T(ok ? "broker_ok" : "broker_down"); b.className = "pill " + (ok ? "on" : "off"); }
@@ -549,64 +508,6 @@ function connect() {
   });
   es.addEventListener("broker", (e) => { track(e); setBroker(JSON.parse(e.data).connected); });
   es.addEventListener("hand", track);
-}
-
-// --- history and dealer performance ----------------------------------------------------------------------------
-function fillSelect(sel, values) {
-  const cur = sel.value;
-  sel.replaceChildren(el("option", { value: "" }, T("f_any")), ...values.map((v) => el("option", { value: v }, v)));
-  sel.value = cur;
-}
-function fillCodes() { fillSelect($("#f-code"), Object.keys(ct.L.codes).sort()); }
-
-async function loadHistory(ev) {
-  if (ev) ev.preventDefault();
-  const f = new FormData($("#filters"));
-  const q = new URLSearchParams();
-  for (const [k, v] of f.entries()) {
-    if (!v) continue;
-    q.set(k, (k === "since" || k === "until") ? String(new Date(v).getTime() / 1000) : v);
-  }
-  q.set("limit", "500");
-  const rows = (await ct.api("/api/alerts?" + q.toString())) || [];
-  const ruling = (a) => (a.floor.ack ? `${a.floor.ack.by}: ${a.floor.ack.ruling}` : a.severity === "info" ? T("h_info") : T("h_open"));
-  $("#history tbody").replaceChildren(...rows.map((a) => el("tr", { onclick: () => { S.alerts.set(key(a.table, a.id), a); openAlert(a.table, a.id); } },
-    el("td", {}, ct.fmtDateTime(alertTime(a))), el("td", {}, a.table), el("td", {}, a.hand),
-    el("td", {}, sevEl(a.severity)), el("td", {}, a.code),
-    el("td", {}, alertText(a)), el("td", {}, a.floor.dealer || ""),
-    el("td", { class: "ruling" }, ruling(a)))));
-  if (!rows.length) $("#history tbody").append(el("tr", {}, el("td", { colspan: "8", class: "hint" }, T("no_match"))));
-}
-
-async function loadDealers() {
-  const rep = await ct.api("/api/dealers");
-  if (!rep) return;
-  const num = (k, digits) => ({ key: k, num: true, label: T("d_" + { hands: "hands", hands_per_hour: "hph", sec_per_hand: "sph", faults: "faults", per100: "per100" }[k]), cell: (r) => ct.fmtNum(r[k], digits) });
-  const worst = { key: "worst", label: T("d_worst"), nosort: true, cell: (r) => r.worst.map((c) => `${c} ${ct.fmtNum(r.codes[c].per100, 2)}`).join(", ") };
-  const name = (d) => d || T("d_unknown");
-  const dealerCols = [
-    { key: "dealer", label: T("d_dealer"), cell: (r) => name(r.dealer) },
-    num("hands"), num("hands_per_hour", 1), num("sec_per_hand", 1), num("faults"), num("per100", 2), worst,
-    { key: "trend", label: T("d_trend"), nosort: true, cell: (r) => ct.sparkline(r.trend) },
-    { key: "report", label: "", nosort: true, cell: (r) => el("a", { href: "/report?dealer=" + encodeURIComponent(r.dealer), target: "_blank", class: "report-link" }, T("report")) },
-  ];
-  const shifts = rep.dealers.flatMap((d) => d.shifts.map((s) => ({ ...s, dealer: d.dealer })));
-  const shiftCols = [
-    { key: "dealer", label: T("d_dealer"), cell: (r) => name(r.dealer) },
-    { key: "date", label: T("d_date"), cell: (r) => r.date }, { key: "shift", label: T("d_shift"), cell: (r) => r.shift },
-    num("hands"), num("hands_per_hour", 1), num("sec_per_hand", 1), num("faults"), num("per100", 2), worst,
-  ];
-  $("#stats").replaceChildren(...(rep.dealers.length ? [
-    ct.sortable("stats-dealers", dealerCols, rep.dealers, S.dealerSort),
-    el("h2", {}, T("r_by_shift")),
-    ct.sortable("stats-shifts", shiftCols, shifts, S.shiftSort)] : [el("p", { class: "hint" }, T("d_none"))]));
-}
-
-function showView(name) {
-  document.querySelectorAll(".tab").forEach((b) => b.classList.toggle("active", b.dataset.view === name));
-  document.querySelectorAll(".view").forEach((v) => v.classList.toggle("active", v.id === "view-" + name));
-  if (name === "history") loadHistory();
-  if (name === "dealers") loadDealers();
 }
 
 // --- start -------------------------------------------------------------------------------------------------
