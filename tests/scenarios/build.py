@@ -694,6 +694,11 @@ def a_001_8_2_example_3() -> Scenario:
 WON = {"s1": 10000, "s2": 10200, "s3": 9900, "s4": 9900}
 
 
+def _seat1_folds(s: Scenario) -> Scenario:
+    """Seat 1 (hole cards 2h 6c) folds preflop: both cards leave the seat and reach the muck."""
+    return s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+
+
 def _to_river(s: Scenario, turn_burn: str = "4s", flop_checks: bool = True) -> Scenario:
     """From an open flop round: checks, turn Jh, checks, river 9c, checks, showdown, settlement."""
     if flop_checks:
@@ -710,7 +715,7 @@ def f_boxed_card_dealt_as_flop() -> Scenario:
                                                "CORRECTION_NOT_FOLLOWED, then the flop is played as it lies")
     s.setup().start().deal().act(4, "call", 100).e("exposed", zone="deck", card="Kh")
     s.expect("BOXED_CARD", None, "preflop")
-    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat1_folds(s)
     s.act(2, "call", 100).act(3, "check").flop().expect("CORRECTION_NOT_FOLLOWED", None, "flop")
     return _to_river(s)
 
@@ -856,7 +861,7 @@ def f_extra_card_first_seat_late() -> Scenario:
                                                  "burn; the hand settles")
     s.setup().start().deal().act(4, "call", 100).card("seat2", "3s")
     s.expect("DEAL_EXTRA_CARD_FIRST_SEAT", 2, "preflop").gone("seat2", "3s")
-    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat1_folds(s)
     s.act(2, "call", 100).act(3, "check").flop()
     return _to_river(s)
 
@@ -904,7 +909,7 @@ def f_ruling_accept_boxed_card() -> Scenario:
     s.expect("BOXED_CARD", None, "preflop").e("console", button="ruling", ruling="accept", id="t1-h1-1",
                                               note="card played as dealt")
     s.expect("FLOOR_RULING", None, "preflop")
-    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat1_folds(s)
     s.act(2, "call", 100).act(3, "check").flop()
     return _to_river(s)
 
@@ -928,7 +933,7 @@ def f_string_bet() -> Scenario:
                                  "second motion: a string bet, the call stands and the extra goes back")
     s.setup().start().deal().e("chips", seat=4, amount=100).e("chips", seat=4, amount=400)
     s.expect("STRING_BET", 4, "preflop").e("chips", seat=4, amount=100)
-    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat1_folds(s)
     s.act(2, "call", 100).act(3, "check").flop()
     return _to_river(s)
 
@@ -988,7 +993,7 @@ def f_killed_raise_returned() -> Scenario:
     s.setup().start().deal().act(4, "raise", 300)
     s.gone("seat4", "Qs").card("muck", "Qs").expect("HOLE_CARD_IN_MUCK", 4, "preflop")
     s.gone("seat4", "Js").card("muck", "Js")
-    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat1_folds(s)
     s.act(2, "fold").expect("UNCALLED_BET", 4, "showdown").gone("seat2", "Ah").card("muck", "Ah")
     s.gone("seat2", "Kd").card("muck", "Kd")
     s.e("session_end", dt=2.0).expect("POT_AWARD", 3, "showdown")
