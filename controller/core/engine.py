@@ -189,8 +189,7 @@ class Engine:
     def _on_level(self, ev: LevelEvent) -> list[Outcome]:
         if ev.sb > ev.bb:
             return self._bad(ev.t, f"level with small blind {ev.sb} above big blind {ev.bb}")
-        self.seats.level = Level(sb=ev.sb, bb=ev.bb, ante=ev.ante, chip=ev.chip, ante_mode=ev.ante_mode,
-                                 scale=ev.scale)
+        self.seats.level = Level.from_event(ev)
         return []
 
     def _on_present(self, ev: PresentEvent) -> list[Outcome]:
