@@ -266,7 +266,7 @@ class Engine:
                 "hand_start with no blind level in force (send a level event first); no blinds, the "
                 "minimum bet is taken as 1 chip")))
             level = Level(sb=0, bb=1)
-        game = game_named(getattr(ev, "game", None) or getattr(level, "game", None))  # TODO(§1a merge)
+        game = game_named(ev.game or level.game)
         start = game.begin(self, ev, level)  # positions, seats dealt in (games/holdem.py, games/stud.py)
         findings += start.findings
         level = start.level

@@ -321,7 +321,12 @@ class Showdown:
             "uncalled": {"seat": unc[0], "amount": unc[1]} if unc else None,
             "pots": [r.to_json() for r in results],
             "notes": list(rec.notes),
-        } | ({"result": "unknown"} if rec.unknown else {}) | ({"game": rec.game} if rec.game != "holdem" else {})
+        } | ({"result": "unknown"} if rec.unknown else {}) | _game(rec)
+
+
+def _game(rec: HandRecord) -> dict[str, Any]:
+    """The game of a hand other than hold'em (contract v1.1 §1a; absent means hold'em, as in `level`)."""
+    return {"game": rec.game} if rec.game != "holdem" else {}
 
 
 def _blinds(rec: HandRecord) -> dict[str, Any]:

@@ -120,9 +120,9 @@ class StudHand(Hand):
         self.card_street[card] = 0
         if seat != want:
             kind = "down" if n < 2 * len(self.dealt_in) else "up"
-            return [_f("STUD_DEAL_ORDER", f"Card {n + 1} of the initial deal went to seat {seat}; seat {want} "
-                                          f"was next (three rounds from the dealer's left, the third face "
-                                          f"up; this one due {kind})", seat=seat)]
+            msg = (f"Card {n + 1} of the initial deal went to seat {seat}; seat {want} was next (three "
+                   f"rounds from the dealer's left, the third face up; this one due {kind})")
+            return [_f("STUD_DEAL_ORDER", msg, seat=seat)]
         slot = len(self.holes[seat]) - 1
         if self.game.deal_up[slot] and seat not in self.third_down:
             self.face_due[card] = seat
@@ -175,9 +175,9 @@ class StudHand(Hand):
         for seat in self.dealt_in:
             if seat in self.absent:
                 rec.dead.add(seat)
-                out.append(_f("DEAD_HAND_ABSENT", f"Seat {seat} ({rec.players.get(seat)}) was not seated when "
-                                                  f"the deal completed; the hand is dead, its ante stays in",
-                              seat=seat))
+                msg = (f"Seat {seat} ({rec.players.get(seat)}) was not seated when the deal completed; the "
+                       f"hand is dead, its ante stays in")
+                out.append(_f("DEAD_HAND_ABSENT", msg, seat=seat))
                 assert self.round is not None
                 out += self.round.fold(seat, t, "dead hand: absent at the end of the deal")
         out += self._after_round_change(t)
@@ -238,7 +238,8 @@ class StudHand(Hand):
             if facing:
                 self.checker = None
                 self.record.notes.append(f"seat {seat} (mucked after the forced bet) faces a bet: out")
-            out += rnd.feed(ActionEvent(t=t, seat=seat, action="fold" if facing else "check", source="engine"))
+            act = "fold" if facing else "check"
+            out += rnd.feed(ActionEvent(t=t, seat=seat, action=act, source="engine"))
             out += super()._after_round_change(t)
         return out
 
@@ -263,8 +264,9 @@ class StudHand(Hand):
     def _first_wrong(self, f: Finding) -> Finding:
         due = self.first_due
         showing = " ".join(self._showing(due)) if due is not None else ""
-        return _f("STUD_FIRST_TO_ACT_WRONG", f"Seat {f.seat} acted first on {self.street} street; seat {due} "
-                                             f"shows the highest hand ({showing}) and acts first", seat=f.seat,
+        msg = (f"Seat {f.seat} acted first on {self.street} street; seat {due} shows the highest hand "
+               f"({showing}) and acts first")
+        return _f("STUD_FIRST_TO_ACT_WRONG", msg, seat=f.seat,
                   remedy=f"Seat {due} acts first; seat {f.seat}'s action is binding only if the action to it "
                          f"does not change, otherwise its chips go back")
 
@@ -298,9 +300,9 @@ class StudHand(Hand):
         right = self.bring_in
         door = self._door(right) if right is not None else None
         self._restart_third(ev.t, first=ev.seat)
-        found = [_f("STUD_BRING_IN_WRONG", f"Seat {ev.seat} brought in; seat {right} has the "
-                                           f"{'highest' if self.level.limit in stud.HIGH_BRING_IN else 'lowest'} "
-                                           f"up-card ({door}) and must bring in", seat=ev.seat,
+        which = "highest" if self.level.limit in stud.HIGH_BRING_IN else "lowest"
+        msg = f"Seat {ev.seat} brought in; seat {right} has the {which} up-card ({door}) and must bring in"
+        found = [_f("STUD_BRING_IN_WRONG", msg, seat=ev.seat,
                     remedy=f"Seat {ev.seat}'s chips go back and seat {right} brings in; once the next player "
                            f"has acted the bring-in stands")]
         return found + self.h_action(ev, None)
@@ -371,13 +373,14 @@ class StudHand(Hand):
             self.exposures += 1
             self.up[seat].insert(0, card)
             if self.exposures >= 2:
-                return [_f("HOLE_CARDS_EXPOSED_MULTIPLE", f"A second down-card ({card}, seat {seat}) exposed "
-                                                          f"during the initial deal", seat=seat, cards=[card])]
+                msg = f"A second down-card ({card}, seat {seat}) exposed during the initial deal"
+                return [_f("HOLE_CARDS_EXPOSED_MULTIPLE", msg, seat=seat, cards=[card])]
             if len(self.holes[seat]) < self.game.hole_cards:
                 self.third_down.add(seat)
                 return [_f("HOLE_CARD_EXPOSED", f"Down-card {card} of seat {seat} exposed during the initial "
                                                 f"deal", seat=seat, cards=[card],
-                           remedy=f"{card} plays as seat {seat}'s up-card; its third card is dealt face down")]
+                           remedy=f"{card} plays as seat {seat}'s up-card; its third card is dealt face "
+                                  f"down")]
             third = self.holes[seat][2]
             self.face_due.pop(third, None)
             self.record.notes.append(f"seat {seat}: down-card {card} exposed after its up-card; both play up")
@@ -390,8 +393,8 @@ class StudHand(Hand):
             self.up[seat].append(card)
             return [_f("STUD_STREET_CARD_WRONG", f"Seventh-street card {card} of seat {seat} dealt face up",
                        seat=seat, cards=[card],
-                       remedy=f"{card} stays face up and plays; the other seventh-street cards are dealt face "
-                              f"down as usual")]
+                       remedy=f"{card} stays face up and plays; the other seventh-street cards are dealt "
+                              f"face down as usual")]
         return []  # a player showing his own down-card: his business (it plays as dealt)
 
     def _faces_check(self) -> list[Finding]:
