@@ -13,7 +13,7 @@ from typing import Any
 
 from controller.core.alerts import Finding
 from controller.core.cards import FULL_DECK
-from controller.core.events import ActionEvent, ChipsEvent, Event
+from controller.core.events import ActionEvent, ActionName, ChipsEvent, Event
 from controller.core.forced import Post
 from controller.core.games import stud
 from controller.core.hand import TRANSITIONS, Hand
@@ -238,7 +238,7 @@ class StudHand(Hand):
             if facing:
                 self.checker = None
                 self.record.notes.append(f"seat {seat} (mucked after the forced bet) faces a bet: out")
-            act = "fold" if facing else "check"
+            act: ActionName = "fold" if facing else "check"
             out += rnd.feed(ActionEvent(t=t, seat=seat, action=act, source="engine"))
             out += super()._after_round_change(t)
         return out
