@@ -195,6 +195,10 @@ SUMMARIES: dict[str, str] = {
     "STUD_STREET_CARD_WRONG": (
         "Fourth to sixth street are dealt face up and seventh face down (002 §4–7); a card the wrong way "
         "up is handled like any dealing error."),
+    "STUD_OPENER_MUCKED": (
+        "The opener who throws his cards away after his forced bet is treated as having checked (002 §3): "
+        "his cards lie face down in front of him and he is dealt in as long as checking would have kept "
+        "him in."),
     # --- X: our extensions
     "BAD_EVENT": (
         "Not a rulebook matter: a sensor or console sent something the controller could not apply "

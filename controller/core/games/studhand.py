@@ -278,7 +278,9 @@ class StudHand(Hand):
         wrong = self.wrong_bringer
         if wrong is not None:
             took_back = isinstance(ev, ChipsEvent) and ev.seat == wrong and ev.amount == 0
-            if took_back or (ev.seat == self.bring_in and _wagers(ev)):
+            brings_in = (isinstance(ev, ActionEvent) and ev.seat == self.bring_in
+                         and ev.action in ("bet", "raise"))
+            if took_back or brings_in:
                 # The remedy: the wrong seat's chips go back and the right seat brings in.
                 self.wrong_bringer = None
                 self._restart_third(ev.t)
@@ -340,6 +342,7 @@ class StudHand(Hand):
         if owner is not None and owner == self.checker:
             self.zones.put(card, "muck", _uid(ev))
             self.lost.pop(card, None)
+            self.thrown.pop(owner, None)  # his cards are set aside, not thrown forward
             return []
         if owner is not None and self._may_check_instead(owner):
             self.zones.put(card, "muck", _uid(ev))
