@@ -108,6 +108,9 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("BET_BELOW_MINIMUM", "info", "000 §3.1; 001 §8", "Bet or raise below the minimum",
      "Per profile: small enough it is a call with the excess returned; otherwise a raise that must be "
      "completed to the minimum", "A"),
+    ("BET_ABOVE_LIMIT", "warning", "002 §3–5; TDA 2024 Rules 48, 54", "Bet or raise above the limit",
+     "Limit games: a wager above the fixed amount, the pot or the spread bound stands at the largest "
+     "legal amount, the excess goes back; a raise after the raise cap is a call", "A"),
     ("OVERSIZED_CHIP", "info", "000 §3.1; 001 §8", "Single oversized chip without declaration",
      "Counts as a call when facing a bet; an opening bet is the chip's value", "A"),
     ("CALL_SHORT", "error", "000 §3.1", "Call short of the amount to call",

@@ -125,6 +125,10 @@ SUMMARIES: dict[str, str] = {
     "BET_BELOW_MINIMUM": (
         "A bet or raise short of the minimum is read per profile (000 §3.1, 001 §8): small enough and it "
         "is only a call with the excess returned, otherwise it is a raise to be made up to the minimum."),
+    "BET_ABOVE_LIMIT": (
+        "In a limit game a bet or raise may not exceed the fixed amount, the pot (pot limit) or the spread "
+        "bound: it is cut back to the largest legal amount; once the raise cap is reached a raise only "
+        "calls (TDA 2024 Rules 48 and 54, 002 §3–5)."),
     "OVERSIZED_CHIP": (
         "One large chip pushed out without a word is a call when facing a bet, and a bet of the chip's "
         "value when opening (000 §3.1, 001 §8)."),
