@@ -28,6 +28,7 @@ from controller.core.handbase import (
     _seat_of,
     _uid,
 )
+from controller.core.structures import BettingStructure, structure_for
 
 _DECK_SIZE = len(FULL_DECK)
 
@@ -60,6 +61,7 @@ class StudHand(Hand):
         self.face_due: dict[str, int] = {}  # up-cards dealt but not yet seen face up → seat
         self.card_street: dict[str, int] = {}  # card → street index it was dealt on
         self.third_down: set[int] = set()  # a down-card was exposed: the seat's third card comes down
+        self.turn_owed: set[str] = set()  # up-cards dealt face down, to be turned up (a remedy)
         self.street_got: set[int] = set()  # seats that received this street's card
         self.used: set[str] = set()  # every card that came out of the stub this hand
         self.bring_in: int | None = None  # the seat that must open 3rd street (002 §3)
@@ -193,22 +195,33 @@ class StudHand(Hand):
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
-            absent=tuple(sorted(s for s in self.absent if s in order)), **self._structure_args())
+            absent=tuple(sorted(s for s in self.absent if s in order)), **self._structure_args(first))
         self.n_records = 0
         self.faces_checked = False
         self.first_due = first
 
     def _min_bet(self) -> int:
-        """The smallest bet of the round for the no-limit betting round (3rd street: the bring-in)."""
+        """The smallest bet of the round: the small bet; in no limit the bring-in on 3rd street, where
+        the betting round has no limit structure to say that the forced bet may be below the minimum."""
         lv = self.level
-        small = lv.small_bet or max(lv.bb, 2 * lv.bring_in, 1)
-        if self.street_i == 0 and lv.bring_in:
+        if self.street_i == 0 and lv.bring_in and lv.limit == "no":
             return lv.bring_in
-        return small
+        return self._structure().small_bet
 
-    def _structure_args(self) -> dict[str, Any]:
-        """Extra arguments for a betting round that knows limit structures (none for the no-limit round)."""
-        return {}
+    def _structure(self) -> BettingStructure:
+        prof = self.profile
+        return structure_for(self.level, raise_cap=prof.limit_raise_cap,
+                             heads_up_uncapped=prof.limit_heads_up_uncapped)
+
+    def _structure_args(self, first: int) -> dict[str, Any]:
+        """The betting structure of the round (controller/core/structures.py): 5th street on at the higher
+        limit, on 4th street an open pair allows it (002 §4–5), the first seat must open 3rd street."""
+        structure = self._structure()
+        four = self.street_i == 1
+        return {"structure": structure, "big": structure.big_round(self.game.name, self.street_i),
+                "big_allowed": four and any(stud.open_pair(self._showing(s)) for s in self.live()),
+                "pot": sum(self.prev.values()),
+                "forced_opener": first if self.street_i == 0 else None}  # a wrong bring-in while it stands
 
     def _open_street(self, t: float) -> list[Finding]:
         """This street's cards are out: the highest showing hand acts first (002 §4)."""
@@ -362,6 +375,9 @@ class StudHand(Hand):
             del self.face_due[card]
             self.up[seat].append(card)
             return []
+        if card in self.turn_owed:
+            self.turn_owed.discard(card)  # the remedy of an up-card dealt face down
+            return []
         if card in self.up[seat]:
             return []
         return self._down_card_up(seat, card)
@@ -370,6 +386,12 @@ class StudHand(Hand):
         """A card due face down is seen face up: a down-card of the initial deal, or the 7th-street card."""
         street = self.card_street.get(card, 0)
         rnd = self.round
+        if seat in self.third_down and card in self.holes[seat][2:3]:
+            self.third_down.discard(seat)  # the remedy asked for this card face down
+            self.up[seat].append(card)
+            return [_f("CORRECTION_NOT_FOLLOWED", f"Seat {seat}'s third card {card} dealt face up; expected: "
+                                                  f"face down (its exposed down-card is its up-card); both "
+                                                  f"play face up", seat=seat, cards=[card])]
         in_deal = self.phase == DEAL or (street == 0 and self.street_i == 0 and rnd is not None
                                          and rnd.actions_taken == 0)
         if street == 0 and in_deal:
@@ -406,11 +428,18 @@ class StudHand(Hand):
             return []
         self.faces_checked = True
         out: list[Finding] = []
+        for card in sorted(self.turn_owed):
+            seat = next(s for s, cs in self.holes.items() if card in cs)
+            if seat not in self.record.folded and seat not in self.record.dead:
+                msg = f"Up-card {card} of seat {seat} is still face down; expected: turned face up"
+                out.append(_f("CORRECTION_NOT_FOLLOWED", msg, seat=seat, cards=[card]))
+        self.turn_owed.clear()
         for card, seat in list(self.face_due.items()):
             if seat in self.record.folded or seat in self.record.dead:
                 continue
             del self.face_due[card]
             self.up[seat].append(card)
+            self.turn_owed.add(card)
             out.append(_f("STUD_STREET_CARD_WRONG", f"Up-card {card} of seat {seat} dealt face down "
                                                     f"({self.street} street)", seat=seat, cards=[card],
                           remedy=f"Turn {card} face up: it is seat {seat}'s up-card"))
