@@ -58,6 +58,7 @@ def public_state(engine: Engine) -> dict[str, Any]:
             "bet": rnd.committed.get(number, 0) if rnd is not None else 0,
             "cards": len(hand.holes.get(number, ())) if in_hand else 0,
             "shown": list(rec.shown.get(number, ())) if not live else [],
+            **(hand.public_seat(number) if in_hand else {}),
         })
     level = hand.level if hand.number else engine.seats.level
     pot = sum(rec.committed.values())
@@ -75,5 +76,6 @@ def public_state(engine: Engine) -> dict[str, Any]:
         "seats": seats,
         "to_act": rnd.to_act if rnd is not None and hand.phase == BETTING else None,
         "profile": engine.profile.name,
+        **hand.public_game(),
         **({"dealer": engine.dealer} if engine.dealer else {}),
     }

@@ -545,6 +545,18 @@ class StudHand(Hand):
             out += self.h_stud_action(ev, card)
         return out
 
+    # --- public state (interfaces.md §3: never a down-card of a live hand) ------------------------------
+    def public_seat(self, seat: int) -> dict[str, Any]:
+        """The seat's up-cards as the table sees them: only cards seen face up (an up-card dealt face down
+        stays hidden until it is turned)."""
+        return {"up": [c for c in self.up.get(seat, ()) if c not in self.turn_owed]}
+
+    def public_game(self) -> dict[str, Any]:
+        lv = self.level
+        return {"game": self.game.name, "limit": lv.limit,
+                "stakes": {"ante": lv.ante, "bring_in": lv.bring_in, "small_bet": lv.small_bet,
+                           "big_bet": lv.big_bet}}
+
     # --- showdown ----------------------------------------------------------------------------------------
     def _end_betting(self, t: float, how: str) -> list[Finding]:
         rec = self.record
