@@ -166,13 +166,13 @@ class StudHand(Hand):
             out.append(_f("DEAL_SEAT_SKIPPED", f"Betting began while seat {short[0]} holds "
                                                f"{len(self.holes[short[0]])} card(s)", seat=short[0]))
             return  # a misdeal (the hand is void)
+        doors = {s: d for s in self.live() if (d := self._door(s)) is not None}
         can = [s for s in self.dealt_in if self.stack_now(s) > 0]
-        doors = {s: d for s in can if (d := self._door(s)) is not None}
-        if not doors:
+        if not doors or not can:
             self.runout = True
             out += self._round_closed_empty(t)
             return
-        self.bring_in = stud.bring_in_seat(doors, self.level.limit)
+        self.bring_in = self._next_with_chips(stud.bring_in_seat(doors, self.level.limit))
         self._new_round(t, self.bring_in)
         for seat in self.dealt_in:
             if seat in self.absent:
@@ -183,6 +183,17 @@ class StudHand(Hand):
                 assert self.round is not None
                 out += self.round.fold(seat, t, "dead hand: absent at the end of the deal")
         out += self._after_round_change(t)
+
+    def _next_with_chips(self, seat: int) -> int:
+        """`seat`, or when it is all-in the next live seat clockwise that can still bet: an all-in seat
+        with the lowest card (or the highest hand) cannot act, so the seat on its left opens (the usual
+        stud procedure; PokerKit plays it the same way)."""
+        order = self.live()
+        i = order.index(seat)
+        for s in order[i:] + order[:i]:
+            if self.stack_now(s) > 0:
+                return s
+        return seat
 
     def _round_closed_empty(self, t: float) -> list[Finding]:
         """Nobody can bet (every seat all-in on its ante): the cards are dealt out."""
@@ -230,9 +241,9 @@ class StudHand(Hand):
         if self.runout:
             return self._next_due(t)
         self.phase = BETTING
-        order = [s for s in self.live() if self.stack_now(s) > 0]
+        order = self.live()
         showing = {s: self._showing(s) for s in order}
-        first = stud.first_to_act(showing, order) if order else self.live()[0]
+        first = self._next_with_chips(stud.first_to_act(showing, order))
         self._new_round(t, first)
         return self._after_round_change(t)
 
