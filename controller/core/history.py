@@ -193,13 +193,19 @@ class PhhCollector:
     def __init__(self) -> None:
         self.alerts: dict[int, list[Alert]] = {}
         self.hands: list[str] = []
+        self.skipped = 0  # finished hands of a game the PHH writer does not export (stud, for now)
 
     def alert(self, alert: Alert) -> None:
         self.alerts.setdefault(alert.hand, []).append(alert)
 
     def summary(self, hand: int, payload: Mapping[str, Any]) -> None:
-        """A finished hand; misdealt (void) hands have no result and are left out."""
+        """A finished hand; misdealt (void) hands have no result and are left out, and so are hands of a
+        game this writer does not know yet (a `game` in the summary: stud's PHH export is issue 13's
+        PHH part), counted in `skipped`."""
         alerts = self.alerts.pop(hand, [])
+        if "game" in payload:
+            self.skipped += 1
+            return
         if "seats" in payload and payload.get("ended") in ("fold", "showdown"):
             self.hands.append(phh_text(payload, alerts))
 
