@@ -53,6 +53,7 @@ SLOW = (
     "tests/phh/test_dev_sample_cli.py::test_dev_sample_settles_as_recorded_through_the_cli[pluribus_dev.phhs]",
     "tests/core/test_history.py::test_written_hands_replay_in_pokerkit_to_the_same_stacks",
     "tests/bridge/test_link.py::test_soak_every_event_exactly_once_in_order_and_fast_relink",
+    "tests/core/test_limits_kit.py::test_limit_holdem_matches_pokerkit_long",  # 1,000 hands per structure
 )
 
 
