@@ -10,6 +10,10 @@ ActionName = Literal["fold", "check", "call", "bet", "raise", "allin"]
 ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise", "allin")
 DECLARATIONS: tuple[str, ...] = ("call", "bet", "raise")
 CONSOLE_BUTTONS: tuple[str, ...] = ("misdeal", "floor", "deck_check", "deck_check_done", "clock")
+# Contract v1.1 (interfaces.md §1a): the games and betting structures a `level` can name. `step_spread`
+# is our compatible extension for 002's step-spread limit (docs/interfaces.md §1a).
+GAMES: tuple[str, ...] = ("holdem", "stud7")
+LIMITS: tuple[str, ...] = ("no", "pot", "fixed", "spread", "split", "step_spread")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,12 +54,19 @@ class LevelEvent(BaseEvent):
     # import of a $0.10/$0.25 game plays in cents: scale 100); exports divide by it.
     ante_mode: str = "each"
     scale: int = 1
+    # Contract v1.1 (§1a): the game and the betting structure; 0 means "not given" for the amounts.
+    game: str = "holdem"
+    limit: str = "no"
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class HandStart(BaseEvent):
     TYPE: ClassVar[str] = "hand_start"
     button: int | None = None
+    game: str | None = None  # contract v1.1 (§1a): this hand's game (mixed rotations); None: the level's
     # Extensions (docs/interfaces.md "Forced bets and units"): this hand's forced bets beyond the level.
     straddles: tuple[int, ...] | None = None  # live straddles by the seats after the big blind, in order
     posts: Mapping[int, int] | None = None  # seat → live post out of position (a player coming back)
