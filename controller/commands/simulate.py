@@ -261,7 +261,8 @@ def run(args: argparse.Namespace) -> int:
         args.seats = 9 if args.game == "holdem" else 7
     most = 10 if args.game == "holdem" else 7  # stud: 7 cards each from one deck (docs/simulator.md)
     if not 2 <= args.seats <= most:
-        print(f"cardtable {NAME}: --seats must be 2…{most} for {args.game}, got {args.seats}", file=sys.stderr)
+        print(f"cardtable {NAME}: --seats must be 2…{most} for {args.game}, got {args.seats}",
+              file=sys.stderr)
         return 2
     if args.rotate < 1:
         print(f"cardtable {NAME}: --rotate must be at least 1", file=sys.stderr)
