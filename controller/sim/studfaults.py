@@ -1,9 +1,22 @@
 """Dealer-error injectors for stud and limit hold'em hands (issue 13): the erroneous sequence, then the
-correction, on the hooks of controller/sim/stud.py. docs/simulator.md lists every sequence."""
+correction, on the hooks of controller/sim/stud.py. docs/simulator.md lists every sequence.
+
+A stud injector's key names the error (several errors share one catalogue code, e.g. an up-card dealt
+down and a down-card dealt up are both `STUD_STREET_CARD_WRONG`); `code` is what the core must raise.
+"""
 
 from __future__ import annotations
 
-from controller.sim.faults import FAULTS, Fault
+import random
+from typing import ClassVar
+
+from controller.core.events import ActionEvent, ChipsEvent
+from controller.sim.faults import FAULTS, ActionOutOfTurn, Fault, TableView
+from controller.sim.hand import HandPlay, Seating
+from controller.sim.limits import FixedRound
+from controller.sim.players import Style
+from controller.sim.rounds import Round
+from controller.sim.stud import UP_STREETS, StudPlay, bring_in_seat
 
 # Hold'em injectors that mean the same at a fixed-limit table (the no-limit sizing ones are left out:
 # BET_BELOW_MINIMUM, OVERSIZED_CHIP, RAISE_NOT_REOPENED assume no-limit amounts).
@@ -11,4 +24,159 @@ LIMIT_HOLDEM_FAULTS: dict[str, type[Fault]] = {
     code: cls for code, cls in FAULTS.items()
     if code not in ("BET_BELOW_MINIMUM", "OVERSIZED_CHIP", "RAISE_NOT_REOPENED")}
 
-STUD_FAULTS: dict[str, type[Fault]] = {}
+
+def _stud(hp: HandPlay) -> StudPlay:
+    assert isinstance(hp, StudPlay), "a stud injector in a hold'em hand"
+    return hp
+
+
+class StudDealOrder(Fault):
+    """The initial deal starts at the second seat instead of the dealer's left: misdeal, redeal (002 §2)."""
+
+    code = "STUD_DEAL_ORDER"
+
+    def deal(self, hp: HandPlay) -> bool:
+        sp = _stud(hp)
+        seats = list(sp.seating.dealt_in)
+        k = self.rng.randint(1, len(seats) - 1)
+        for seat in seats[k:]:  # the dealer notices after a few cards
+            sp.deal_down(seat)
+            if self.rng.random() < 0.4:
+                break
+        self.seat, self.fired = seats[k], True
+        sp.misdeal()
+        return True
+
+
+class StudDownCardExposed(Fault):
+    """One of a seat's two down-cards of the initial deal is turned face up. That card is the seat's
+    up-card: its third card comes face down (TDA 2024 stud practice; 002 is silent)."""
+
+    code = "HOLE_CARD_EXPOSED"
+
+    def deal(self, hp: HandPlay) -> bool:
+        sp = _stud(hp)
+        seats = list(sp.seating.dealt_in)
+        who = self.rng.choice(seats)
+        round_ = self.rng.randint(0, 1)
+        for r in range(2):
+            for seat in seats:
+                card = sp.deal_down(seat)
+                if seat == who and r == round_:
+                    sp.expose(sp.seat_zone(seat), card, 0.05, 0.3)
+                    sp.up[seat].append(card)
+        for seat in seats:
+            if seat == who:
+                sp.deal_down(seat)  # the compensating down-card
+            else:
+                sp.deal_up(seat)
+        self.seat, self.fired = who, True
+        return True
+
+
+class StudUpCardDealtDown(Fault):
+    """A 4th–6th street card comes face down; after the street the dealer turns it up (002 §4–6)."""
+
+    code = "STUD_STREET_CARD_WRONG"
+    style: ClassVar[Style | None] = "passive"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.street = rng.choice(UP_STREETS)
+
+    def board(self, hp: HandPlay, street: str) -> bool:
+        if self.fired or street != self.street:
+            return False
+        sp = _stud(hp)
+        order = sp.street_order()
+        who = self.rng.choice(order)
+        down = ""
+        for seat in order:
+            if seat == who:
+                down = sp.deal_down(seat)
+            else:
+                sp.deal_up(seat)
+        sp.expose(sp.seat_zone(who), down, 0.5, 2.0)  # the remedy: turned face up
+        sp.up[who].append(down)
+        self.seat, self.fired = who, True
+        return True
+
+
+class StudDownCardDealtUp(Fault):
+    """7th street comes face up to one seat; the card stays up as dealt, the others get theirs down."""
+
+    code = "STUD_STREET_CARD_WRONG"
+    style: ClassVar[Style | None] = "passive"
+
+    def board(self, hp: HandPlay, street: str) -> bool:
+        if self.fired or street != "seventh":
+            return False
+        sp = _stud(hp)
+        order = sp.street_order()
+        who = self.rng.choice(order)
+        for seat in order:
+            if seat == who:
+                sp.deal_up(seat)
+            else:
+                sp.deal_down(seat)
+        self.seat, self.fired = who, True
+        return True
+
+
+class StudBringInWrong(Fault):
+    """A seat other than the lowest up-card posts the bring-in; its chips go back and the right seat
+    brings in (002 §3)."""
+
+    code = "STUD_BRING_IN_WRONG"
+
+    def applicable(self, seating: Seating, table: TableView) -> bool:
+        return len(seating.dealt_in) >= 2
+
+    def bring_in(self, hp: HandPlay, rnd: Round) -> bool:
+        sp = _stud(hp)
+        assert isinstance(rnd, FixedRound)
+        right = sp.first
+        others = [s for s in rnd.pending if s != right and rnd.behind[s] >= sp.stakes.bring_in]
+        if right is None or not others or rnd.behind[right] <= 0:
+            return False
+        up = {s: sp.up[s][-1] for s in others}
+        wrong = bring_in_seat(up)  # the next-lowest card: the dealer misread the ranks
+        amount = sp.stakes.bring_in
+        sp.events.append(ActionEvent(t=sp.clock.after(1.0, 4.0), seat=wrong, action="bet", amount=amount))
+        sp.events.append(ChipsEvent(t=sp.clock.after(2.0, 6.0), seat=wrong, amount=0))  # taken back
+        sp.bring_in(rnd, right)
+        self.seat, self.fired = wrong, True
+        return True
+
+
+class StudFirstToActWrong(Fault):
+    """From 4th street the dealer points at the wrong seat, which checks first; the high hand then acts
+    and play goes on in order (the out-of-turn check stands while nobody bets)."""
+
+    code = "STUD_FIRST_TO_ACT_WRONG"
+    style: ClassVar[Style | None] = "passive"
+    also = ("ACTION_OUT_OF_TURN",)
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        sp = _stud(hp)
+        if self.fired or sp.street == "third" or rnd.actions or len(rnd.pending) < 3:
+            return False
+        wrong = rnd.pending[1]
+        sp.events.append(ActionEvent(t=sp.clock.after(1.0, 4.0), seat=wrong, action="check"))
+        self.seat, self.fired = wrong, True
+        sp.play_turn(rnd)  # the high hand acts
+        seat = rnd.to_act
+        if seat == wrong and rnd.options(wrong).to_call == 0:  # its check stands: nobody bet
+            rnd.act(wrong, rnd.committed[wrong])  # logged out of turn already
+        return True
+
+
+STUD_FAULTS: dict[str, type[Fault]] = {
+    "STUD_DEAL_ORDER": StudDealOrder,
+    "STUD_DOWN_CARD_EXPOSED": StudDownCardExposed,
+    "STUD_UP_CARD_DEALT_DOWN": StudUpCardDealtDown,
+    "STUD_DOWN_CARD_DEALT_UP": StudDownCardDealtUp,
+    "STUD_BRING_IN_WRONG": StudBringInWrong,
+    "STUD_FIRST_TO_ACT_WRONG": StudFirstToActWrong,
+    "STUD_ACTION_OUT_OF_TURN": ActionOutOfTurn,
+}

@@ -10,7 +10,7 @@ from typing import Any
 from controller.core.cards import FULL_DECK
 from controller.core.events import DeckEvent, Event, LevelEvent, SeatEvent
 from controller.core.profiles import Profile, get_profile
-from controller.sim.faults import FAULTS
+from controller.sim.faults import FAULTS, Fault
 from controller.sim.hand import Clock, HandPlay, Seating
 from controller.sim.limits import FixedRound
 from controller.sim.players import Policy, Style
@@ -109,7 +109,8 @@ class VirtualTable:
         if ante not in ("none", "bb"):
             raise ValueError(f"ante must be none or bb, got {ante!r}")
         self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
-        known = {**FAULTS, **STUD_FAULTS}
+        known: dict[str, type[Fault]] = {**FAULTS, **STUD_FAULTS}
+        self.known = known
         wanted = set(faults) if faults is not None else set(known)
         unknown = sorted(k for k in wanted if k not in known)
         if unknown:
@@ -285,7 +286,7 @@ class VirtualTable:
         st = self.state
         rng_state = self.rng.getstate()
         saved = (dict(st.stacks), dict(st.players), st.uids, st.deck_id, list(self.pending), st.t)
-        fault = FAULTS[kind](self.rng) if kind is not None else None
+        fault = self.known[kind](self.rng) if kind is not None else None
         if fault is not None and fault.reacts:
             # Drawn only when there is a choice, so the default keeps every seed's hands unchanged.
             many = len(self.reactions) > 1
@@ -327,7 +328,7 @@ class VirtualTable:
             if st.game != "stud":  # stud has no button: the hold'em positions wait for the next round
                 st.button, st.sb_pos, st.bb_pos = seating.button, seating.sb_pos, seating.bb_seat
                 st.heads_up = len(seating.dealt_in) == 2
-        return SimHand(number=st.hand, events=events, injected=kind if fault else None,
+        return SimHand(number=st.hand, events=events, injected=fault.code if fault else None,
                        injected_seat=fault.seat if fault else None,
                        also=fault.also_codes() if fault else (), void=outcome.void,
                        stacks=dict(st.stacks))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
 
+from controller.core.eventlog import dumps_event, read_events
 from controller.core.events import ActionEvent, CardSeen, Exposed, HandStart, LevelEvent, SeatEvent
 from controller.sim import VirtualTable
 from controller.sim.limits import CAP_RAISES
 from controller.sim.stud import bring_in_seat, first_to_act, showing_value
+from controller.sim.studfaults import STUD_FAULTS
 from controller.sim.table import SimHand
 from tests.sim.replay_model import Zones
 
@@ -121,3 +124,18 @@ def test_mixed_rotates_limit_holdem_and_stud() -> None:
 def test_stud_refuses_more_than_seven_seats() -> None:
     with pytest.raises(ValueError, match="at most 7"):
         VirtualTable(seats=9, game="stud")
+
+
+@pytest.mark.parametrize("kind", sorted(STUD_FAULTS))
+def test_every_stud_fault_fires_with_a_valid_log(kind: str) -> None:
+    vt = VirtualTable(seats=6, seed=3, inject=1.0, faults=(kind,), game="stud", use_uids=True)
+    hands = list(vt.hands(25))
+    fired = [h for h in hands if h.injected == STUD_FAULTS[kind].code]
+    assert len(fired) >= 3, f"{kind} fired {len(fired)} times in 25 hands"
+    zones = Zones()
+    for h in hands:
+        zones.feed_all(h.events)
+        assert not zones.doubled and not zones.foreign
+    lines = [dumps_event(e) for h in hands for e in h.events]
+    times = [e.t for _, e in read_events(lines)]
+    assert all(b > a for a, b in itertools.pairwise(times))
