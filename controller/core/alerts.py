@@ -8,9 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 Severity: TypeAlias = Literal["misdeal", "error", "dead_hand", "warning", "info"]
-Street: TypeAlias = Literal["deal", "preflop", "flop", "turn", "river", "showdown", "between"]
+Street: TypeAlias = Literal["deal", "preflop", "flop", "turn", "river", "third", "fourth", "fifth", "sixth",
+                           "seventh", "showdown", "between"]
 SEVERITIES: tuple[str, ...] = ("misdeal", "error", "dead_hand", "warning", "info")
-STREETS: tuple[str, ...] = ("deal", "preflop", "flop", "turn", "river", "showdown", "between")
+# Stud's streets (third … seventh) are our compatible extension of interfaces.md §2 (docs/interfaces.md).
+STREETS: tuple[str, ...] = ("deal", "preflop", "flop", "turn", "river", "third", "fourth", "fifth", "sixth",
+                            "seventh", "showdown", "between")
 # Severities that mean "the dealer or a player did something wrong"; info alerts are announcements.
 FAULT_SEVERITIES: frozenset[str] = frozenset({"misdeal", "error", "dead_hand", "warning"})
 

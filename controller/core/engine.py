@@ -30,11 +30,13 @@ from controller.core.events import (
     SessionStart,
 )
 from controller.core.forced import Extras
+from controller.core.games.registry import game_named
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
 from controller.core.record import HandRecord
 from controller.core.showdown import Showdown
-from controller.core.table import Level, Positions, Table
+from controller.core.state import public_state
+from controller.core.table import Level, Table
 from controller.core.zones import Zones
 
 
@@ -265,43 +267,21 @@ class Engine:
                 "hand_start with no blind level in force (send a level event first); no blinds, the "
                 "minimum bet is taken as 1 chip")))
             level = Level(sb=0, bb=1)
-        first = self.seats.last is None
-        insisted = self.redeal and ev.button is not None and ev.button == self.disputed
-        if insisted:
-            # The redeal comes from the same button we disputed: the floor kept the dealer's button
-            # (001 §14 5. leaves the correction to the dealer); follow it so the table stays in step.
-            pos = self.seats.first_positions(ev.button)
-        elif self.redeal and self.seats.last is not None and self.seats.last.bb_seat in occ:
-            pos = self.seats.last  # misdeal: same button, same blinds, same level (001 §14, 004 §4)
-            level = self.current.level
-        elif first:
-            pos = self.seats.first_positions(ev.button)
-        else:
-            pos = self.seats.next_positions()
-        self.redeal = False
-        self.disputed = None
-        if ev.button is not None and not first and ev.button != pos.button:
-            self.disputed = ev.button
-            sb = f"SB seat {pos.sb_seat}" if pos.sb_seat is not None else "dead SB"
-            findings.append(Finding(code="BUTTON_WRONG", message=(
-                f"Button placed at seat {ev.button}; the dead-button rule puts it at seat {pos.button} "
-                f"({sb}, BB seat {pos.bb_seat})"), seat=ev.button))
-        if ev.dead_sb and not pos.heads_up and pos.sb_seat is not None:
-            # No small blind this hand: the first player after the button posts the big blind; the next
-            # hand's button stays where it is (the dead-button rule, 001 §7, sees an empty SB position).
-            pos = Positions(button=pos.button, sb_pos=pos.button, sb_seat=None, bb_seat=pos.sb_seat,
-                            heads_up=False)
-        self.seats.last = pos
+        game = game_named(getattr(ev, "game", None) or getattr(level, "game", None))  # TODO(§1a merge)
+        start = game.begin(self, ev, level)  # positions, seats dealt in (games/holdem.py, games/stud.py)
+        findings += start.findings
+        level = start.level
         self.hand += 1
         self.stats["hands"] += 1
         self.zones.clear()
-        dealt = self.seats.clockwise_from(pos.button, occ)
+        dealt = start.dealt_in
         info = self.seats.seats
-        self.current = Hand(
+        self.current = game.hand_class(
             number=self.hand, t=ev.t, table=self.table, profile=self.profile, zones=self.zones,
-            positions=pos, level=level, dealt_in=dealt, players={s: info[s].player for s in dealt},
+            positions=start.positions, level=level, dealt_in=dealt,
+            players={s: info[s].player for s in dealt},
             stacks={s: info[s].stack for s in dealt}, absent={s for s in dealt if not info[s].present},
-            round_factory=self.round_factory, showdown_factory=self.showdown_factory)
+            round_factory=self.round_factory, showdown_factory=self.showdown_factory, dealing=True)
         self.current.extras = Extras(straddles=ev.straddles or (), posts=ev.posts, dead=ev.dead)
         for seat, amount in sorted(self.pre_blinds.items()):
             if seat in self.current.holes:
@@ -451,8 +431,6 @@ class Engine:
 
     # --- views ----------------------------------------------------------------------------------------
     def public_state(self) -> dict[str, Any]:
-        from controller.core.state import public_state
-
         return public_state(self)
 
     def statistics(self) -> dict[str, int]:

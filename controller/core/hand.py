@@ -9,6 +9,7 @@ and the betting and hand end (here).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 from controller.core.alerts import Finding
 from controller.core.board import BoardPart
@@ -20,13 +21,11 @@ from controller.core.handbase import (
     DEAL,
     DUE,
     ENDED,
-    HOLDEM,
     KINDS,
     PHASES,
     SHOWDOWN,
     VOID,
     Fix,
-    Game,
     RoundFactory,
     RoundLike,
     ShowdownFactory,
@@ -38,19 +37,30 @@ from controller.core.handbase import (
     _uid,
 )
 
-__all__ = ["BETTING", "BETWEEN", "DEAL", "DUE", "ENDED", "HOLDEM", "KINDS", "PHASES", "SHOWDOWN",
-           "TRANSITIONS", "VOID", "Fix", "Game", "Hand", "RoundFactory", "RoundLike", "ShowdownFactory",
+__all__ = ["BETTING", "BETWEEN", "DEAL", "DUE", "ENDED", "KINDS", "PHASES", "SHOWDOWN",
+           "TRANSITIONS", "VOID", "Fix", "Hand", "RoundFactory", "RoundLike", "ShowdownFactory",
            "ShowdownLike"]
 
 
 class Hand(DealPart, BoardPart):
-    """The state of one hand and its transition table. Handlers return Findings, never raise."""
+    """The state of one hand and its transition table. Handlers return Findings, never raise.
+
+    A game that deals differently subclasses this and replaces pairs of the table (`TRANSITIONS`): the
+    subclass's table is resolved to its own handlers once, when the class is defined.
+    """
+
+    TRANSITIONS: ClassVar[dict[tuple[str, str], str]]
+    HANDLERS: ClassVar[dict[tuple[str, str], Callable[[Hand, Event, str | None], list[Finding]]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.HANDLERS = {pair: getattr(cls, name) for pair, name in cls.TRANSITIONS.items()}
 
     # --- dispatch ------------------------------------------------------------------------------------
     def dispatch(self, kind: str, ev: Event, card: str | None) -> list[Finding]:
         self.t = ev.t
         self.event_street = None
-        handler = _HANDLERS.get((self.phase, kind))
+        handler = self.HANDLERS.get((self.phase, kind))
         if handler is None:
             return [_f("BAD_EVENT", f"{_describe(kind, ev, card)} is not expected in phase {self.phase!r} "
                                     f"(no transition for {self.phase}/{kind}); event not applied")]
@@ -474,6 +484,5 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 }
 
 # The table resolved to the handler functions once, so dispatch is one dict lookup and a call.
-_HANDLERS: dict[tuple[str, str], Callable[[Hand, Event, str | None], list[Finding]]] = {
-    pair: getattr(Hand, name) for pair, name in TRANSITIONS.items()
-}
+Hand.TRANSITIONS = TRANSITIONS
+Hand.HANDLERS = {pair: getattr(Hand, name) for pair, name in TRANSITIONS.items()}

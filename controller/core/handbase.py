@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from controller.core.alerts import Finding, Street
 from controller.core.catalogue import entry
 from controller.core.events import ActionEvent, ChipsEvent, Event
 from controller.core.forced import NO_EXTRAS, Extras
+from controller.core.games.base import GamePlan
+from controller.core.games.holdem import PLAN as HOLDEM
 from controller.core.profiles import Profile
 from controller.core.record import ActionRecord, BetStreet, HandRecord
 from controller.core.table import Level, Positions
@@ -28,20 +30,6 @@ PHASES: tuple[str, ...] = (BETWEEN, DEAL, BETTING, DUE, SHOWDOWN, ENDED, VOID)
 KINDS: tuple[str, ...] = ("hole", "board", "burn", "muck", "deck", "gone", "exposed", "knock", "action",
                           "chips", "board_count", "misdeal", "clock")
 
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Game:
-    """What a variant deals: hole cards per seat and, per street, the board cards it adds."""
-
-    name: str
-    hole_cards: int
-    streets: tuple[BetStreet, ...]
-    board_cards: Mapping[str, int]
-
-
-HOLDEM = Game(name="holdem", hole_cards=2, streets=("preflop", "flop", "turn", "river"),
-              board_cards={"flop": 3, "turn": 1, "river": 1})
 
 
 class RoundLike(Protocol):
@@ -95,11 +83,16 @@ def _f(code: str, message: str, *, seat: int | None = None, cards: Sequence[str]
 class HandBase:
     """The state of one hand; the handlers live in the parts (deal.py, board.py) and in hand.py."""
 
+    PLAN: ClassVar[GamePlan] = HOLDEM  # the game a hand class follows unless told otherwise
+
     def __init__(self, *, number: int, t: float, table: str, profile: Profile, zones: Zones,
                  positions: Positions | None, level: Level, dealt_in: Sequence[int],
                  players: Mapping[int, str], stacks: Mapping[int, int], absent: set[int],
                  round_factory: RoundFactory, showdown_factory: ShowdownFactory | None,
-                 game: Game = HOLDEM) -> None:
+                 game: GamePlan | None = None, dealing: bool | None = None) -> None:
+        """`game`: the plan of the game dealt (default: the class's `PLAN`); `dealing`: the hand starts in
+        the deal (default: when it has positions; a game without a button passes True)."""
+        game = game if game is not None else self.PLAN
         self.number = number
         self.profile = profile
         self.zones = zones
@@ -109,7 +102,8 @@ class HandBase:
         self.round_factory = round_factory
         self.showdown_factory = showdown_factory
         self.absent = absent  # live view of the table's absent seats
-        self.phase = DEAL if positions is not None else BETWEEN
+        started = positions is not None if dealing is None else dealing
+        self.phase = DEAL if started else BETWEEN
         self.street_i = 0
         btn = positions.button if positions else 0
         self.record = HandRecord(

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-BetStreet = Literal["preflop", "flop", "turn", "river"]
+# Hold'em's streets, then seven-card stud's (third to seventh street, 002 §3–7).
+BetStreet = Literal["preflop", "flop", "turn", "river", "third", "fourth", "fifth", "sixth", "seventh"]
 RecordedAction = Literal[
     "post_sb", "post_bb", "post_ante", "post_straddle", "post_dead",
     "fold", "check", "call", "bet", "raise", "allin",

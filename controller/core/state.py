@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from controller.core.hand import BETTING, DEAL, DUE
+from controller.core.handbase import BETTING, DEAL, DUE, HandBase
+from controller.core.profiles import Profile
+from controller.core.table import Table
 
-if TYPE_CHECKING:
-    from controller.core.engine import Engine
+
+class Engine(Protocol):
+    """What the public state reads of the engine (engine.py imports this module, not the other way)."""
+
+    table: str
+    hand: int
+    seats: Table
+    profile: Profile
+    dealer: str | None
+
+    @property
+    def current(self) -> HandBase: ...
 
 LIVE = (DEAL, BETTING, DUE)
 
