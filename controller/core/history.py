@@ -45,12 +45,18 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     irregular = [a for a in alerts if a.severity != "info"]
     for a in irregular:
         lines.append(f"# {a.code} ({a.severity}) seat {a.seat}: {a.message}")
+    code = variant(summary) or "NT"
+    if code == "FT":  # fixed-limit hold'em: PHH names the two bet sizes instead of min_bet
+        sizes = [f"small_bet = {file_amount(int(blinds['small_bet']), scale)}",
+                 f"big_bet = {file_amount(int(blinds['big_bet']), scale)}"]
+    else:
+        sizes = [f"min_bet = {file_amount(blinds['bb'], scale)}"]
     lines += [
-        'variant = "NT"',
+        f"variant = {_q(code)}",
         "ante_trimming_status = false",
         f"antes = {_amounts(_antes(summary, index), scale)}",
         f"blinds_or_straddles = {_amounts(_blinds(summary, index), scale)}",
-        f"min_bet = {file_amount(blinds['bb'], scale)}",
+        *sizes,
         f"starting_stacks = {_amounts((s['start'] for s in summary['seats']), scale)}",
         "actions = [",
         *(f"  {_q(a)}," for a in phh_actions(summary, index)),
@@ -67,6 +73,15 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     lines.append(f"_burns = {_list(burns)}")
     lines.append(f"_irregularities = {_list(f'{a.code} seat {a.seat}: {a.message}' for a in irregular)}")
     return "\n".join(lines) + "\n"
+
+
+def variant(summary: Mapping[str, Any]) -> str | None:
+    """The PHH variant of a hand: NT (no-limit hold'em), FT (fixed-limit hold'em), F7S (fixed-limit stud);
+    None for a game and structure PHH has no code for (pot-, spread- or split-limit), left out."""
+    blinds = summary.get("blinds", {})
+    game = summary.get("game") or blinds.get("game") or "holdem"
+    limit = blinds.get("limit") or "no"
+    return {("holdem", "no"): "NT", ("holdem", "fixed"): "FT", ("stud7", "fixed"): "F7S"}.get((game, limit))
 
 
 def file_amount(units: int, scale: int = 1) -> str:
@@ -193,6 +208,7 @@ class PhhCollector:
     def __init__(self) -> None:
         self.alerts: dict[int, list[Alert]] = {}
         self.hands: list[str] = []
+        self.skipped = 0  # finished hands of a game/structure PHH has no variant for
 
     def alert(self, alert: Alert) -> None:
         self.alerts.setdefault(alert.hand, []).append(alert)
@@ -201,6 +217,9 @@ class PhhCollector:
         """A finished hand; misdealt (void) hands have no result and are left out."""
         alerts = self.alerts.pop(hand, [])
         if "seats" in payload and payload.get("ended") in ("fold", "showdown"):
+            if variant(payload) is None:
+                self.skipped += 1  # no PHH variant for this game and structure
+                return
             self.hands.append(phh_text(payload, alerts))
 
     def text(self) -> str:
