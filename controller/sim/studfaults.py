@@ -171,6 +171,70 @@ class StudFirstToActWrong(Fault):
         return True
 
 
+class _FourthStreetOpening(Fault):
+    """A wrong limit on 4th street, at the round's opening bet (open pair or not, as `pair` says)."""
+
+    style: ClassVar[Style | None] = "passive"
+    pair: ClassVar[bool] = False
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        sp = _stud(hp)
+        seat = rnd.to_act
+        if (self.fired or sp.street != "fourth" or seat is None or rnd.current_bet or rnd.actions
+                or sp.open_pair() != self.pair or len(rnd.pending) < 2):
+            return False
+        assert isinstance(rnd, FixedRound)
+        if not self.wrong(sp, rnd, seat):
+            return False
+        self.fired = True
+        return True
+
+    def wrong(self, sp: StudPlay, rnd: FixedRound, seat: int) -> bool:
+        raise NotImplementedError
+
+
+class StudBigBetWithoutPair(_FourthStreetOpening):
+    """4th street without an open pair: the opener bets the big bet; it stands as the small bet and the
+    excess goes back (002 §4; TDA 2024 Rule 54)."""
+
+    code = "BET_ABOVE_LIMIT"
+
+    def wrong(self, sp: StudPlay, rnd: FixedRound, seat: int) -> bool:
+        small, big = sp.stakes.small_bet, sp.stakes.big_bet
+        if rnd.behind[seat] < big:
+            return False
+        sp.events.append(ActionEvent(t=sp.clock.after(1.0, 5.0), seat=seat, action="bet", amount=big))
+        sp.events.append(ChipsEvent(t=sp.clock.after(1.0, 3.0), seat=seat, amount=small))  # excess back
+        rnd.act(seat, small)
+        self.seat = seat
+        return True
+
+
+class StudSmallRaiseAfterOpenPair(_FourthStreetOpening):
+    """4th street with an open pair: the opener bets the big bet and the next seat raises by only the
+    small bet, although every raise of the round is now a big bet (002 §4). A raise of exactly half the
+    full raise: under `half_or_more_is_raise` profiles it stands and is completed to the full raise,
+    under the others it counts as a call and the excess goes back (000 §3.1, 001 §8)."""
+
+    code = "BET_BELOW_MINIMUM"
+    pair = True
+
+    def wrong(self, sp: StudPlay, rnd: FixedRound, seat: int) -> bool:
+        small, big = sp.stakes.small_bet, sp.stakes.big_bet
+        nxt = rnd.pending[1]
+        if rnd.behind[seat] < big or rnd.behind[nxt] < 2 * big:
+            return False
+        sp.act(rnd, seat, big)  # legal: the open pair allows the big bet
+        sp.events.append(ActionEvent(t=sp.clock.after(1.0, 5.0), seat=nxt, action="raise",
+                                     amount=big + small))
+        stands = sp.profile.under_raise == "half_or_more_is_raise"
+        total = 2 * big if stands else big
+        sp.events.append(ChipsEvent(t=sp.clock.after(1.0, 3.0), seat=nxt, amount=total))
+        rnd.act(nxt, total)
+        self.seat = nxt
+        return True
+
+
 STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_DEAL_ORDER": StudDealOrder,
     "STUD_DOWN_CARD_EXPOSED": StudDownCardExposed,
@@ -179,4 +243,6 @@ STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_BRING_IN_WRONG": StudBringInWrong,
     "STUD_FIRST_TO_ACT_WRONG": StudFirstToActWrong,
     "STUD_ACTION_OUT_OF_TURN": ActionOutOfTurn,
+    "STUD_BIG_BET_WITHOUT_PAIR": StudBigBetWithoutPair,
+    "STUD_SMALL_RAISE_AFTER_OPEN_PAIR": StudSmallRaiseAfterOpenPair,
 }
