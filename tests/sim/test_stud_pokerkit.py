@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 import pytest
-from pokerkit import Automation, FixedLimitSevenCardStud, Mode
+from pokerkit import Automation, FixedLimitSevenCardStud, FixedLimitTexasHoldem, Mode
 
 from controller.core.events import (
     ActionEvent,
@@ -95,3 +95,43 @@ def test_pokerkit_accepts_every_stud_action_and_pays_the_same(seats: int, style:
     checked, same = _replay(hands)
     assert checked >= 60
     assert same == checked
+
+
+def _limit_kit(kit: Any, small: int, big: int) -> Any:
+    """The bench's hold'em translation, played by PokerKit's fixed-limit hold'em."""
+    no_burn = tuple(a for a in AUTO if a != Automation.CARD_BURNING)  # the log names every burn
+    state = FixedLimitTexasHoldem.create_state(no_burn, True, 0, kit.blinds, small, big, kit.stacks,
+                                               len(kit.stacks), mode=Mode.TOURNAMENT)
+    for op, arg in kit.ops:
+        if op == "hole":
+            state.deal_hole(arg)
+        elif op == "burn":
+            state.burn_card(arg)
+        elif op == "board":
+            state.deal_board(arg)
+        elif op == "call":
+            state.check_or_call()
+        elif op == "raise":
+            state.complete_bet_or_raise_to(arg)
+        else:
+            state.fold()
+    return state
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_pokerkit_accepts_every_limit_holdem_action_and_pays_the_same(seats: int) -> None:
+    """The mixed table's fixed-limit hold'em hands (a rotation longer than the run: hold'em only)."""
+    from tests.sim.test_pokerkit_crosscheck import rb
+
+    vt = VirtualTable(seats=seats, seed=seats, game="mixed", rotate=1000, min_stack_bb=30, max_stack_bb=150)
+    hands = list(vt.hands(60))
+    kits = rb.translate(hands)  # type: ignore[attr-defined]
+    checked = 0
+    for hand, kit in zip(hands, kits, strict=True):
+        if kit.short_bb or not kit.stacks:
+            continue
+        state = _limit_kit(kit, kit.bb, 2 * kit.bb)  # the big blind is the small bet; raises if illegal
+        assert not state.status
+        checked += 1
+        assert rb.same_result(kit, state.stacks), f"hand {hand.number}"  # type: ignore[attr-defined]
+    assert checked >= 50
