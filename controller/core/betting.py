@@ -1,7 +1,9 @@
-"""One no-limit hold'em betting round: turn order, legal amounts, reopening and betting irregularities.
+"""One betting round: turn order, legal amounts, reopening and betting irregularities.
 
-Pure: the only clock is the `t` of the events fed in. Rules and their sources are explained in
-docs/betting.md; the profile decides where the rulebooks disagree (under-raise, all-in reopening).
+No limit is the default; a `BettingStructure` (controller/core/structures.py) makes the same round play
+pot, fixed, spread, split or step-spread limit, with a stud bring-in and completion. Pure: the only
+clock is the `t` of the events fed in. Rules and their sources are explained in docs/betting.md; the
+profile decides where the rulebooks disagree (under-raise, all-in reopening, the limit raise cap).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from controller.core.chips import DEFAULT_CHIP_VALUES, all_in_reopens, is_oversi
 from controller.core.events import ActionEvent, ChipsEvent
 from controller.core.profiles import Profile
 from controller.core.record import ActionRecord, BetStreet, RecordedAction
+from controller.core.structures import NO_LIMIT, BettingStructure, Situation, Wager
 
 IntentKind = Literal["check", "call", "raise"]
 
@@ -38,17 +41,35 @@ class Intent:
 
 
 class BettingRound:
-    """One no-limit betting round. Pure: time only from events' `t`."""
+    """One betting round (no limit unless a structure says otherwise). Pure: time only from events' `t`.
+
+    Limit and stud set-up (all optional): `structure` the betting structure; `big` the higher limit is in
+    force this round (hold'em turn/river, stud 5th street on); `big_allowed` the higher limit may be bet
+    (002 §4: an open pair on 4th street); `pot` the chips in the middle before this round (antes and dead
+    money included: pot limit counts them); `forced_opener` a stud seat that must bring in (post the
+    bring-in or complete) and may neither check nor fold before it has; `wagers` how many wagers that
+    count toward the raise cap are already in (a big blind counts as the opening bet).
+    """
 
     def __init__(self, *, street: BetStreet, seats: Sequence[int], first_to_act: int,
                  stacks: Mapping[int, int], posted: Mapping[int, int], bb: int, profile: Profile,
                  t: float, absent: Collection[int] = (),
-                 chip_values: Collection[int] = DEFAULT_CHIP_VALUES) -> None:
+                 chip_values: Collection[int] = DEFAULT_CHIP_VALUES,
+                 structure: BettingStructure = NO_LIMIT, big: bool = False, big_allowed: bool = False,
+                 pot: int = 0, forced_opener: int | None = None, wagers: int | None = None) -> None:
+        if bb <= 0 and structure.kind != "no":
+            bb = structure.small_bet  # stud has no big blind: its minimum bet is the small bet
         if first_to_act not in seats or len(set(seats)) != len(seats) or bb <= 0:
             raise ValueError(f"bad betting round set-up: seats {list(seats)}, first {first_to_act}, bb {bb}")
         self.street: BetStreet = street
         self.profile = profile
         self.bb = bb
+        self.structure = structure
+        self._limited = structure.kind != "no"  # no limit keeps its own (faster) path unchanged
+        self.big = big
+        self.big_allowed = big_allowed
+        self.pot_before = pot
+        self.forced_opener = forced_opener if forced_opener in seats else None
         self.seats: tuple[int, ...] = tuple(seats)
         self._index = {s: i for i, s in enumerate(self.seats)}
         self._chip_values = chip_values
@@ -64,6 +85,11 @@ class BettingRound:
         # Preflop the big blind is the bet to call even when the big blind itself is short.
         self.current_bet = max(bet, bb) if street == "preflop" and bet > 0 else bet
         self.min_raise_inc = bb  # the last full bet/raise increment, at least the big blind (001 §8)
+        # Limit: wagers counting toward the cap (opening bet + full raises); a posted blind is the bet.
+        self.wagers = (1 if self.current_bet > 0 else 0) if wagers is None else wagers
+        self.bring_in_open = False  # a stud bring-in is the bet to call and nobody completed it yet
+        if self._limited and structure.kind in ("fixed", "split"):
+            self.min_raise_inc = structure.bet_unit(big)
         self.last_aggressor: int | None = None
         self.records: list[ActionRecord] = []
         self.actions_taken = 0
@@ -90,7 +116,26 @@ class BettingRound:
     @property
     def min_raise_to(self) -> int:
         """The smallest legal total for a bet or raise now (an all-in may be less)."""
+        if self._limited:
+            w = self.legal_wager(self.to_act)
+            return w.min_to if w is not None else self.current_bet
         return self.current_bet + self.min_raise_inc
+
+    def situation(self, seat: int | None) -> Situation:
+        """The round as the structure sees it for `seat` (controller/core/structures.py)."""
+        committed = self.committed.get(seat, 0) if seat is not None else 0
+        return Situation(current_bet=self.current_bet, last_increment=self.min_raise_inc, wagers=self.wagers,
+                         big=self.big, big_allowed=self.big_allowed,
+                         pot=self.pot_before + sum(self.committed.values()), committed=committed,
+                         live=len(self.seats) - len(self.folded), bring_in_open=self.bring_in_open)
+
+    def legal_wager(self, seat: int | None) -> Wager | None:
+        """The structure's legal bet/raise/completion for `seat` now (None: the cap is reached)."""
+        return self.structure.wager(self.situation(seat))
+
+    def must_bring_in(self, seat: int) -> bool:
+        """The stud forced opener has not posted yet: it may not check or fold (002 §3)."""
+        return seat == self.forced_opener and self.committed[seat] == 0 and seat not in self.folded
 
     def to_call(self, seat: int) -> int:
         """Chips `seat` must add to call (capped by its chips behind)."""
@@ -104,8 +149,12 @@ class BettingRound:
 
     def _reopened_by_short_all_ins(self, seat: int) -> bool:
         """TDA 2024 Rule 47 (full-raise profiles): short all-ins that together raise the bet the seat
-        last acted on by a full raise reopen the betting for it."""
-        if self.profile.all_in_reopen != "full_raise" or seat not in self._acted_at:
+        last acted on by a full raise reopen the betting for it (limit: always, by a full bet)."""
+        if seat not in self._acted_at:
+            return False
+        if self.structure.is_limit:
+            return self.current_bet - self._acted_at[seat] >= self.min_raise_inc and not self.bring_in_open
+        if self.profile.all_in_reopen != "full_raise":
             return False
         return self.current_bet - self._acted_at[seat] >= self.min_raise_inc
 
@@ -200,6 +249,9 @@ class BettingRound:
             if self._is_repeat(seat, committed if ev.amount is None else ev.amount):
                 return []
             return self._bad(seat, f"Action {act} from seat {seat} after the betting round closed")
+        if act in ("fold", "check") and self.must_bring_in(seat):
+            return self._bad(seat, f"Seat {seat} must bring in ({self.structure.bring_in}) or complete to "
+                                   f"{self.structure.completion_to()}: no check or fold (002 §3)")
         if act == "fold":
             return self._fold_action(seat, ev.t)
         if seat in self.all_in:
@@ -410,12 +462,123 @@ class BettingRound:
                             f"it acted; it stands as a call to {min(bet, cap)} (return the excess)"))
                 self._refused = (seat, total)
                 kind, total = "call", min(bet, cap)
+            elif self._limited:
+                kind, total = self._limit_amount(seat, intent, total, cap, findings)
             elif total < self.min_raise_to and total < cap:
                 kind, total = self._under_raise(seat, intent, total, cap, findings)
+        if kind == "raise" and self._limited and (self.structure.is_limit or self.bring_in_open
+                                                  or self.must_bring_in(seat)):
+            self._limit_raise(seat, total, cap, t, findings)
+            return True
         if kind == "raise":
             self._raise(seat, total, cap, t, findings)
             return True
         return self._call(seat, intent, total, cap, t, findings)
+
+    # ------------------------------------------------------------------ limit structures
+
+    def _limit_amount(self, seat: int, intent: Intent, total: int, cap: int,
+                      findings: list[Finding]) -> tuple[IntentKind, int]:
+        """A bet/raise under a limit structure: the bring-in, the cap, the exact or bounded amount."""
+        bet = self.current_bet
+        if self.must_bring_in(seat) and total <= self.structure.bring_in:
+            if total < self.structure.bring_in and total < cap:
+                findings.append(Finding(
+                    code="BET_BELOW_MINIMUM", seat=seat,
+                    message=f"Seat {seat}: bring-in of {total} is below the bring-in of "
+                            f"{self.structure.bring_in}: complete it to {self.structure.bring_in}"))
+                total = self.structure.bring_in
+            return "raise", total
+        w = self.legal_wager(seat)
+        if w is None:
+            fixed = min(bet, cap)
+            as_what = "a check" if fixed == self.committed[seat] else f"a call to {fixed}"
+            findings.append(Finding(
+                code="BET_ABOVE_LIMIT", seat=seat,
+                message=f"Seat {seat} ({intent.what}): the raise cap of this round is reached (a bet and "
+                        f"{self.structure.raise_cap} raises); it stands as {as_what}, "
+                        f"return {total - fixed}"))
+            return "call", fixed
+        if total > w.max_to or (w.exact and total > w.min_to and total not in w.exact):
+            legal = max(a for a in w.exact if a <= total) if w.exact else w.max_to
+            legal = min(legal, cap)
+            findings.append(Finding(
+                code="BET_ABOVE_LIMIT", seat=seat,
+                message=f"Seat {seat}: {w.kind} to {total} is above the {self._limit_name()} of {legal}: it "
+                        f"stands as a {w.kind} to {legal}, return {total - legal}"))
+            return "raise", legal
+        if total < w.min_to and total < cap:
+            return self._under_limit(seat, intent, total, cap, w, findings)
+        return "raise", total
+
+    def _limit_name(self) -> str:
+        kind = self.structure.kind
+        if kind == "pot":
+            return "pot-limit maximum"
+        if kind in ("fixed", "split"):
+            return "fixed amount"
+        return "spread limit"
+
+    def _under_limit(self, seat: int, intent: Intent, total: int, cap: int, w: Wager,
+                     findings: list[Finding]) -> tuple[IntentKind, int]:
+        """A limit bet/raise/completion short of the legal amount: it stands (completed) or is a call."""
+        bet, minimum = self.current_bet, w.min_to
+        if under_raise_stands(self.profile, total - bet, minimum - bet, intent.declared):
+            fixed = min(minimum, cap)
+            findings.append(Finding(
+                code="BET_BELOW_MINIMUM", seat=seat,
+                message=f"Seat {seat}: {w.kind} to {total} is below the {w.kind} of {minimum}; it stands as "
+                        f"a {w.kind}: complete it to {fixed}"))
+            return "raise", fixed
+        fixed = min(bet, cap)
+        as_what = "a check" if fixed == self.committed[seat] else f"a call to {fixed}"
+        findings.append(Finding(
+            code="BET_BELOW_MINIMUM", seat=seat,
+            message=f"Seat {seat}: {w.kind} to {total} is below the {w.kind} of {minimum}; it counts as "
+                    f"{as_what}: return {total - fixed}"))
+        return "call", fixed
+
+    def _limit_raise(self, seat: int, total: int, cap: int, t: float, findings: list[Finding]) -> None:
+        """Apply a legal limit wager: bring-in, completion, full raise or short all-in (TDA 2024 47-B)."""
+        bet, structure = self.current_bet, self.structure
+        sit = self.situation(seat)
+        name: RecordedAction = "allin" if total == cap else "bet" if bet == 0 else "raise"
+        if self.must_bring_in(seat) and total <= structure.bring_in:
+            self.bring_in_open = True  # the bring-in: not a bet that counts, completing it is no raise
+            self._acted.add(seat)
+        elif structure.is_completion(sit, total) or (self.must_bring_in(seat) and total > bet):
+            # 002 §3: completing the bring-in is the round's opening bet, not a raise; it reopens the
+            # betting for the bring-in. A short all-in completion does not count or reopen.
+            self.bring_in_open = False
+            if total >= structure.completion_to():
+                self.wagers = 1
+                self.min_raise_inc = max(self.min_raise_inc, total - bet, structure.small_bet)
+                self._acted = {seat}
+                self.last_aggressor = seat
+            else:
+                self._acted.add(seat)
+        else:
+            w = structure.wager(sit)
+            full = w is not None and total >= w.min_to
+            if full or structure.short_all_in_reopens(sit, total):
+                if full and structure.kind not in ("fixed", "split"):
+                    self.min_raise_inc = max(self.min_raise_inc, total - bet)
+                self.wagers += 1
+                self._acted = {seat}
+                self.last_aggressor = seat
+                self.bring_in_open = False
+            else:
+                self._acted.add(seat)
+                findings.append(Finding(
+                    code="ALL_IN_AS_CALL", seat=seat,
+                    message=f"Seat {seat} all-in to {total} raises by {total - bet}, less than half a bet: "
+                            f"a call for reopening (TDA 2024 Rule 47-B)"))
+        if self.big_allowed and structure.kind in ("fixed", "split") and total - bet > structure.small_bet:
+            self.big = True  # 002 §4: the higher limit was bet; the round stays at it
+        if structure.kind in ("fixed", "split"):
+            self.min_raise_inc = structure.bet_unit(self.big or (self.big_allowed and self.wagers > 0))
+        self.current_bet = total
+        self._commit(seat, total, name, t)
 
     def _under_raise(self, seat: int, intent: Intent, total: int, cap: int,
                      findings: list[Finding]) -> tuple[IntentKind, int]:

@@ -108,6 +108,9 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("BET_BELOW_MINIMUM", "info", "000 §3.1; 001 §8", "Bet or raise below the minimum",
      "Per profile: small enough it is a call with the excess returned; otherwise a raise that must be "
      "completed to the minimum", "A"),
+    ("BET_ABOVE_LIMIT", "warning", "002 §3–5; TDA 2024 Rules 48, 54", "Bet or raise above the limit",
+     "Limit games: a wager above the fixed amount, the pot or the spread bound stands at the largest "
+     "legal amount, the excess goes back; a raise after the raise cap is a call", "A"),
     ("OVERSIZED_CHIP", "info", "000 §3.1; 001 §8", "Single oversized chip without declaration",
      "Counts as a call when facing a bet; an opening bet is the chip's value", "A"),
     ("CALL_SHORT", "error", "000 §3.1", "Call short of the amount to call",
@@ -155,7 +158,10 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("STUD_FIRST_TO_ACT_WRONG", "warning", "002 §4", "Wrong first seat to act",
      "The correct seat acts", "T"),
     ("STUD_STREET_CARD_WRONG", "error", "002 §4–7", "Street card face up/down against the rule",
-     "Apply the dealing-error rules", "T"),
+     "An up-card dealt down is turned face up; a seventh-street card dealt up stays up and plays", "T"),
+    ("STUD_OPENER_MUCKED", "warning", "002 §3", "Opener threw his cards away after the forced bet",
+     "Counts as checked: his three cards go face down in front of him; he gets cards while he could check",
+     "T"),
     # --- X: extensions (ours; documented in docs/rules.md)
     ("BAD_EVENT", "error", "interfaces.md §1", "Event rejected",
      "Check the sensor or console that sent it; the event was not applied", "X"),

@@ -189,8 +189,7 @@ class Engine:
     def _on_level(self, ev: LevelEvent) -> list[Outcome]:
         if ev.sb > ev.bb:
             return self._bad(ev.t, f"level with small blind {ev.sb} above big blind {ev.bb}")
-        self.seats.level = Level(sb=ev.sb, bb=ev.bb, ante=ev.ante, chip=ev.chip, ante_mode=ev.ante_mode,
-                                 scale=ev.scale)
+        self.seats.level = Level.from_event(ev)
         return []
 
     def _on_present(self, ev: PresentEvent) -> list[Outcome]:
@@ -267,7 +266,7 @@ class Engine:
                 "hand_start with no blind level in force (send a level event first); no blinds, the "
                 "minimum bet is taken as 1 chip")))
             level = Level(sb=0, bb=1)
-        game = game_named(getattr(ev, "game", None) or getattr(level, "game", None))  # TODO(§1a merge)
+        game = game_named(ev.game or level.game)
         start = game.begin(self, ev, level)  # positions, seats dealt in (games/holdem.py, games/stud.py)
         findings += start.findings
         level = start.level

@@ -15,6 +15,8 @@ from controller.core.events import (
     CONSOLE_BUTTONS,
     DECLARATIONS,
     EVENT_TYPES,
+    GAMES,
+    LIMITS,
     RULINGS,
     ActionEvent,
     BaseEvent,
@@ -130,6 +132,44 @@ def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _level_structure(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """Contract v1.1 (§1a): `game`, `limit`, `bring_in`, `small_bet`, `big_bet`, only when present,
+    checked for consistency: every error names the field it is about."""
+    out: dict[str, Any] = {}
+    game = _choice(obj, "game", GAMES) if "game" in obj else "holdem"
+    limit = _choice(obj, "limit", LIMITS) if "limit" in obj else "no"
+    if "game" in obj:
+        out["game"] = game
+    if "limit" in obj:
+        out["limit"] = limit
+    amounts = {k: _req_int(obj, k, minimum=1) for k in ("bring_in", "small_bet", "big_bet") if k in obj}
+    out.update(amounts)
+    bring_in, small, big = (amounts.get(k, 0) for k in ("bring_in", "small_bet", "big_bet"))
+    if game == "holdem" and bring_in:
+        raise LogError("a bring-in belongs to stud (game 'stud7'), not hold'em", field="bring_in")
+    if game == "stud7" and not bring_in:
+        raise LogError("missing: a stud level needs the bring-in", field="bring_in")
+    if limit in ("spread", "step_spread"):
+        for key, value in (("small_bet", small), ("big_bet", big)):
+            if not value:
+                raise LogError(f"missing: a {limit} limit needs its lower and upper bound", field=key)
+    elif limit in ("fixed", "split"):
+        if game == "stud7" and not small:
+            raise LogError(f"missing: a {limit}-limit stud level needs the small bet", field="small_bet")
+    elif game == "holdem":
+        for key, value in (("small_bet", small), ("big_bet", big)):
+            if value:
+                raise LogError(f"only with a fixed, split, spread or step_spread limit (limit is {limit!r})",
+                               field=key)
+    if small and big and big < small:
+        raise LogError(f"must be at least small_bet ({small}), got {big}", field="big_bet")
+    if big and not small:
+        raise LogError("missing: big_bet given without small_bet", field="small_bet")
+    if bring_in and small and bring_in > small and limit not in ("no", "pot"):
+        raise LogError(f"must be at most small_bet ({small}), got {bring_in}", field="bring_in")
+    return out
+
+
 def _seat_amounts(obj: Mapping[str, Any], key: str, max_seat: int) -> dict[int, int]:
     raw = obj[key]
     if not isinstance(raw, Mapping) or len(raw) > max_seat:
@@ -194,15 +234,20 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
             raise LogError(str(exc), field="cards") from None
         return {"id": obj["id"], "cards": parsed}
     if kind == "level":
-        sb, bb = _req_int(obj, "sb"), _req_int(obj, "bb", minimum=1)
+        structure = _level_structure(obj)
+        if structure.get("game") == "stud7":  # stud has no blinds (§1a): sb and bb may be left out
+            sb, bb = (_int(obj, k, optional=True) or 0 for k in ("sb", "bb"))
+        else:
+            sb, bb = _req_int(obj, "sb"), _req_int(obj, "bb", minimum=1)
         chip = _int(obj, "chip", minimum=1, optional=True) or 1
         out = {"sb": sb, "bb": bb, "ante": _int(obj, "ante", optional=True) or 0, "chip": chip}
-        return out | _level_extensions(obj)
+        return out | _level_extensions(obj) | structure
     if kind == "hand_start":
         button = _int(obj, "button", minimum=1, optional=True)
         if button is not None and button > max_seat:
             raise LogError(f"seat {button} is outside the table (1…{max_seat})", field="button")
-        return {"button": button} | _hand_start_extensions(obj, max_seat)
+        game = {"game": _choice(obj, "game", GAMES)} if obj.get("game") is not None else {}
+        return {"button": button} | game | _hand_start_extensions(obj, max_seat)
     if kind in ("card", "card_gone", "exposed"):
         return _card_ref(obj, max_seat, unread_ok=kind == "exposed")
     if kind in ("knock", "session_end"):
@@ -275,7 +320,8 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
             value = {str(k): v for k, v in value.items()}  # JSON object keys (hand_start posts/dead)
         out[f.name] = list(value) if isinstance(value, tuple) else value
     if isinstance(event, LevelEvent):
-        for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1)):
+        for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1), ("game", "holdem"),
+                              ("limit", "no"), ("bring_in", 0), ("small_bet", 0), ("big_bet", 0)):
             if out.get(name) == default:
                 out.pop(name)
     if event.source is not None:

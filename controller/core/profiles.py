@@ -47,6 +47,11 @@ class Profile:
     action_time_s: float = 60.0
     all_in_time_s: float = 120.0
     clock_s: float = 60.0
+    # Limit games (controller/core/structures.py): raises allowed after the opening bet in one round
+    # (bet + 3 raises), and whether the cap is lifted while only two players are in the hand. TDA 2024
+    # Rule 48 keeps the cap heads-up (until an event is down to two players); the rulebooks are silent.
+    limit_raise_cap: int = 3
+    limit_heads_up_uncapped: bool = False
 
 
 PROFILES: dict[str, Profile] = {

@@ -64,6 +64,13 @@ class HandRecord:
     scale: int = 1  # log units per unit of the hand's money (level extension; exports divide by it)
     ante_mode: str = "each"  # who posted the ante (level extension)
     unknown: list[int] = field(default_factory=list)  # pots (index, main = 0) whose winner nobody can tell
+    # The game (contract v1.1, §1a) and what the showdown order needs to know of its last street: its
+    # name, whether it was dealt (None: hold'em's river, i.e. five board cards) and who shows first when
+    # nobody bet on it (None: the first live seat left of the button; stud: the highest hand showing).
+    game: str = "holdem"
+    final_street: str = "river"
+    final_dealt: bool | None = None
+    show_first: int | None = None
 
     def live_seats(self) -> list[int]:
         """Seats still holding a claim (not folded, not dead), in deal order."""

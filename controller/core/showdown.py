@@ -112,9 +112,14 @@ class Showdown:
         return findings
 
     def _first_to_show(self, live: list[int]) -> tuple[int, str]:
-        aggressor = self.record.last_aggressor.get("river")
-        if len(self.record.board) >= 5 and aggressor in live:
-            return aggressor, "last bet or raise on the river"
+        rec = self.record
+        final = rec.final_street
+        aggressor = rec.last_aggressor.get(final)
+        dealt = len(rec.board) >= 5 if rec.final_dealt is None else rec.final_dealt
+        if dealt and aggressor in live:
+            return aggressor, f"last bet or raise on the {final}"
+        if rec.show_first in live:
+            return rec.show_first, f"no bet on the {final}: the highest hand showing"
         return live[0], "no bet on the river: first seat left of the button"
 
     def on_card(self, ev: Event, card: str) -> list[Finding]:
@@ -316,7 +321,12 @@ class Showdown:
             "uncalled": {"seat": unc[0], "amount": unc[1]} if unc else None,
             "pots": [r.to_json() for r in results],
             "notes": list(rec.notes),
-        } | ({"result": "unknown"} if rec.unknown else {})
+        } | ({"result": "unknown"} if rec.unknown else {}) | _game(rec)
+
+
+def _game(rec: HandRecord) -> dict[str, Any]:
+    """The game of a hand other than hold'em (contract v1.1 §1a; absent means hold'em, as in `level`)."""
+    return {"game": rec.game} if rec.game != "holdem" else {}
 
 
 def _blinds(rec: HandRecord) -> dict[str, Any]:

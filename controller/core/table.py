@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from controller.core.events import LevelEvent
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Level:
-    """A blind level: small and big blind, ante per dealt-in seat, smallest chip in play."""
+    """A level: small and big blind, ante per dealt-in seat, smallest chip in play, and (contract v1.1,
+    interfaces.md §1a) the game and betting structure; `controller.core.structures` reads the latter."""
 
     sb: int
     bb: int
@@ -15,6 +18,17 @@ class Level:
     chip: int = 1
     ante_mode: str = "each"  # who posts the ante: every seat, the big blind ("bb") or the button
     scale: int = 1  # log units per unit of the hand's money (exports divide by it)
+    game: str = "holdem"  # "holdem" or "stud7"
+    limit: str = "no"  # "no", "pot", "fixed", "spread", "split", "step_spread"
+    bring_in: int = 0  # stud's forced opener (0: none)
+    small_bet: int = 0  # fixed/split: the small bet; spread: the lower bound (0: not given)
+    big_bet: int = 0  # fixed/split: the big bet; spread: the upper bound (0: not given)
+
+    @classmethod
+    def from_event(cls, ev: LevelEvent) -> Level:
+        return cls(sb=ev.sb, bb=ev.bb, ante=ev.ante, chip=ev.chip, ante_mode=ev.ante_mode, scale=ev.scale,
+                   game=ev.game, limit=ev.limit, bring_in=ev.bring_in, small_bet=ev.small_bet,
+                   big_bet=ev.big_bet)
 
 
 @dataclass(kw_only=True, slots=True)

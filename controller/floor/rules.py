@@ -125,6 +125,10 @@ SUMMARIES: dict[str, str] = {
     "BET_BELOW_MINIMUM": (
         "A bet or raise short of the minimum is read per profile (000 §3.1, 001 §8): small enough and it "
         "is only a call with the excess returned, otherwise it is a raise to be made up to the minimum."),
+    "BET_ABOVE_LIMIT": (
+        "In a limit game a bet or raise may not exceed the fixed amount, the pot (pot limit) or the spread "
+        "bound: it is cut back to the largest legal amount; once the raise cap is reached a raise only "
+        "calls (TDA 2024 Rules 48 and 54, 002 §3–5)."),
     "OVERSIZED_CHIP": (
         "One large chip pushed out without a word is a call when facing a bet, and a bet of the chip's "
         "value when opening (000 §3.1, 001 §8)."),
@@ -195,6 +199,10 @@ SUMMARIES: dict[str, str] = {
     "STUD_STREET_CARD_WRONG": (
         "Fourth to sixth street are dealt face up and seventh face down (002 §4–7); a card the wrong way "
         "up is handled like any dealing error."),
+    "STUD_OPENER_MUCKED": (
+        "The opener who throws his cards away after his forced bet is treated as having checked (002 §3): "
+        "his cards lie face down in front of him and he is dealt in as long as checking would have kept "
+        "him in."),
     # --- X: our extensions
     "BAD_EVENT": (
         "Not a rulebook matter: a sensor or console sent something the controller could not apply "

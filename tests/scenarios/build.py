@@ -1072,7 +1072,8 @@ def f_burn_missing_flop_runout_cuca() -> Scenario:
 
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
-        old.unlink()
+        if not old.name.startswith("stud_"):  # written by build_stud.py
+            old.unlink()
     for fn in SCENARIOS.values():
         fn().write()
     print(f"wrote {len(SCENARIOS)} scenarios to {HERE}")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from controller.core.games import holdem
+from controller.core.games import holdem, stud
 from controller.core.games.base import Game
+from controller.core.games.studhand import StudHand
 from controller.core.hand import Hand
 
 HOLDEM = Game(plan=holdem.PLAN, hand_class=Hand, begin=holdem.begin)
 
-GAMES: dict[str, Game] = {HOLDEM.name: HOLDEM}
+STUD7 = Game(plan=stud.PLAN, hand_class=StudHand, begin=stud.begin)
+
+GAMES: dict[str, Game] = {g.name: g for g in (HOLDEM, STUD7)}
 DEFAULT_GAME = HOLDEM.name
 
 

@@ -1,0 +1,82 @@
+"""Seven-card stud (rulebook 002): its plan, the bring-in, who acts first from 4th street, and how a hand
+begins (no button: seats are numbered clockwise from the dealer's left). The hand is studhand.py.
+
+Pure functions over card codes; the rules and where they come from are in docs/rules.md (002 rows).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from controller.core.cards import RANKS, SUITS
+from controller.core.events import HandStart
+from controller.core.games.base import GamePlan, Start, TableState
+from controller.core.table import Level
+
+NAME = "stud7"
+PLAN = GamePlan(name=NAME, streets=("third", "fourth", "fifth", "sixth", "seventh"), hole_cards=3,
+                deal_up=(False, False, True), board_cards={"seventh": 1},
+                street_cards={"fourth": 1, "fifth": 1, "sixth": 1, "seventh": 1},
+                street_up={"fourth": True, "fifth": True, "sixth": True, "seventh": False}, button=False)
+
+# Betting structures in which the bring-in goes to the highest up-card (002 §3).
+HIGH_BRING_IN: frozenset[str] = frozenset({"pot", "no"})
+
+
+def card_key(card: str) -> tuple[int, int]:
+    """Rank, then suit (clubs < diamonds < hearts < spades, 002 §3); the ace is high."""
+    return RANKS.index(card[0]), SUITS.index(card[1])
+
+
+def bring_in_seat(door: Mapping[int, str], limit: str) -> int:
+    """The seat that must open with the forced bet: the lowest up-card, in pot and no limit the highest
+    (002 §3); equal ranks are decided by suit."""
+    pick = max if limit in HIGH_BRING_IN else min
+    return pick(door, key=lambda s: card_key(door[s]))
+
+
+def showing_key(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
+    """How strong a partial board of up-cards is: quads > trips > two pair > pair > high card, then the
+    ranks that make it. Straights and flushes do not count on a partial board (the usual stud reading;
+    002 §4 speaks only of the highest showing hand)."""
+    counts = Counter(RANKS.index(c[0]) for c in cards)
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = [n for _, n in groups]
+    if shape[:1] == [4]:
+        category = 5
+    elif shape[:1] == [3]:
+        category = 4 if shape[1:2] != [2] else 6  # a full house needs five up-cards: never before 7th
+    elif shape[:2] == [2, 2]:
+        category = 3
+    elif shape[:1] == [2]:
+        category = 2
+    else:
+        category = 1
+    return category, tuple(r for r, _ in groups)
+
+
+def first_to_act(showing: Mapping[int, Sequence[str]], order: Sequence[int]) -> int:
+    """The highest showing hand acts first from 4th street; equal hands: the seat nearest the dealer's
+    left, i.e. first in `order` (002 §4). Seats without up-cards come last."""
+    best = order[0]
+    best_key: tuple[int, tuple[int, ...]] = (0, ())
+    for seat in order:
+        cards = showing.get(seat, ())
+        key = showing_key(cards) if cards else (0, ())
+        if key > best_key:
+            best, best_key = seat, key
+    return best
+
+
+def open_pair(cards: Sequence[str]) -> bool:
+    """Two up-cards of the same rank (4th street: the open pair of 002 §4)."""
+    return len(cards) == 2 and cards[0][0] == cards[1][0]
+
+
+def begin(state: TableState, ev: HandStart, level: Level) -> Start:
+    """Stud has no button and no blinds: every seat with chips is dealt in, from the dealer's left (the
+    lowest seat number, interfaces.md §1a); a misdeal is simply dealt again."""
+    state.redeal = False
+    state.disputed = None
+    return Start(positions=None, dealt_in=state.seats.occupied(), level=level, findings=[])

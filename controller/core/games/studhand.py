@@ -1,0 +1,535 @@
+"""One seven-card stud hand (002): the hold'em hand's machinery with stud's deal, streets and forced bet.
+
+The phases, betting rounds, pots, showdown and the irregularity handling are shared (hand.py); this class
+replaces the pairs of the transition table where stud deals differently: the initial deal (two down, one
+up), a card per seat on each later street (4th–6th up, 7th down), up-cards as `exposed` events
+(interfaces.md §1a), the bring-in on 3rd street and the highest showing hand first from 4th street.
+What each rule does and where it comes from: docs/rules.md, section "Seven-card stud (002)".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.core.alerts import Finding
+from controller.core.cards import FULL_DECK
+from controller.core.events import ActionEvent, ActionName, ChipsEvent, Event
+from controller.core.forced import Post
+from controller.core.games import stud
+from controller.core.hand import TRANSITIONS, Hand
+from controller.core.handbase import (
+    BETTING,
+    DEAL,
+    DUE,
+    ENDED,
+    SHOWDOWN,
+    _f,
+    _seat,
+    _seat_of,
+    _uid,
+)
+
+_DECK_SIZE = len(FULL_DECK)
+
+STUD_TRANSITIONS: dict[tuple[str, str], str] = {
+    **TRANSITIONS,
+    (DEAL, "hole"): "h_stud_deal", (DEAL, "exposed"): "h_stud_exposed", (DEAL, "chips"): "h_stud_chips_deal",
+    (DEAL, "action"): "h_stud_action_deal", (DEAL, "board"): "h_stud_board", (DEAL, "burn"): "h_stud_burn",
+    (DEAL, "knock"): "h_ignore", (BETTING, "hole"): "h_stud_hole_betting",
+    (BETTING, "exposed"): "h_stud_exposed", (BETTING, "action"): "h_stud_action",
+    (BETTING, "chips"): "h_stud_action", (BETTING, "muck"): "h_stud_muck", (BETTING, "board"): "h_stud_board",
+    (BETTING, "burn"): "h_stud_burn", (BETTING, "knock"): "h_ignore", (BETTING, "board_count"): "h_ignore",
+    (DUE, "hole"): "h_stud_street_card", (DUE, "exposed"): "h_stud_exposed", (DUE, "board"): "h_stud_common",
+    (DUE, "burn"): "h_stud_burn", (DUE, "action"): "h_stud_action_due", (DUE, "board_count"): "h_ignore",
+}
+
+
+class StudHand(Hand):
+    """A seven-card stud hand. Seats are numbered clockwise from the dealer's left; no button, no blinds."""
+
+    PLAN = stud.PLAN
+    TRANSITIONS = STUD_TRANSITIONS
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        rec = self.record
+        rec.game = stud.NAME
+        rec.final_street = "seventh"
+        rec.final_dealt = False
+        self.up: dict[int, list[str]] = {s: [] for s in self.dealt_in}  # cards showing, in deal order
+        self.face_due: dict[str, int] = {}  # up-cards dealt but not yet seen face up → seat
+        self.card_street: dict[str, int] = {}  # card → street index it was dealt on
+        self.third_down: set[int] = set()  # a down-card was exposed: the seat's third card comes down
+        self.street_got: set[int] = set()  # seats that received this street's card
+        self.used: set[str] = set()  # every card that came out of the stub this hand
+        self.bring_in: int | None = None  # the seat that must open 3rd street (002 §3)
+        self.opener: int | None = None  # the seat that actually made the forced bet
+        self.wrong_bringer: int | None = None  # a wrong bring-in waiting for its correction
+        self.third_mark = 0  # index in record.actions where 3rd street's actions begin
+        self.checker: int | None = None  # the opener who mucked: treated as checked (002 §3)
+        self.first_due: int | None = None  # who must act first on this street
+        self.faces_checked = False  # this street's up-cards were checked at its first action
+        self.common: str | None = None  # 7th street's common card when the deck ran short
+        self.deal_seq = [s for _ in range(self.game.hole_cards) for s in self.dealt_in]
+
+    # --- forced bets: antes only (002 §1) --------------------------------------------------------------
+    def forced_posts(self) -> list[Post]:
+        ante = self.level.ante
+        stacks = self.record.starting_stacks
+        return [Post(seat=s, kind="ante", amount=min(ante, stacks[s])) for s in self.dealt_in if ante > 0]
+
+    def check_blind(self, seat: int, amount: int) -> list[Finding]:
+        self.pre_chips[seat] = amount  # an ante placed before the deal (interfaces.md §1a)
+        return []
+
+    def h_stud_chips_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        assert isinstance(ev, ChipsEvent)
+        if ev.seat not in self.holes:
+            return [_f("BAD_EVENT", f"Chips from seat {ev.seat}, which is not dealt in this hand; event not "
+                                    f"applied", seat=ev.seat)]
+        if not self.deal_cards:
+            return self.check_blind(ev.seat, ev.amount)
+        return []  # antes being gathered while the cards go out
+
+    # --- the initial deal (002 §2) ---------------------------------------------------------------------
+    def h_stud_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        seat = _seat(ev)
+        if seat in self.holes and card in self.holes[seat]:
+            self.in_flight.pop(card, None)  # a card lifted and put back
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            return []
+        dup = self._dup(card, f"seat{seat}", ev)
+        if dup:
+            return dup
+        self.in_flight.pop(card, None)
+        self.blinds_done = True
+        self.used.add(card)
+        if seat not in self.holes:
+            self._place_hole(seat, card, ev, register=False)
+            return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not dealt in (dealt in: "
+                                          f"{', '.join(map(str, self.dealt_in))})", seat=seat)]
+        n = len(self.deal_cards)
+        if n >= len(self.deal_seq):
+            self._place_hole(seat, card, ev)
+            return [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} received a fourth card in the initial deal",
+                       seat=seat)]
+        want = self.deal_seq[n]
+        self._place_hole(seat, card, ev)
+        self.deal_cards.append(card)
+        self.card_street[card] = 0
+        if seat != want:
+            kind = "down" if n < 2 * len(self.dealt_in) else "up"
+            msg = (f"Card {n + 1} of the initial deal went to seat {seat}; seat {want} was next (three "
+                   f"rounds from the dealer's left, the third face up; this one due {kind})")
+            return [_f("STUD_DEAL_ORDER", msg, seat=seat)]
+        slot = len(self.holes[seat]) - 1
+        if self.game.deal_up[slot] and seat not in self.third_down:
+            self.face_due[card] = seat
+        out: list[Finding] = []
+        if len(self.deal_cards) == len(self.deal_seq):
+            self._start_third(ev.t, out)
+        return out
+
+    def h_stud_action_deal(self, ev: Event, card: str | None) -> list[Finding]:
+        """Betting began before the initial deal was complete: a seat short of cards (000 §2.4)."""
+        out = self._off_table()
+        if out:
+            return out
+        self._start_third(ev.t, out)
+        if self.phase == BETTING:
+            out += self.h_stud_action(ev, card)
+        return out
+
+    def _door(self, seat: int) -> str | None:
+        """The seat's up-card of the initial deal: the exposed down-card when its third card came down."""
+        cards = self.up[seat] + [c for c, s in self.face_due.items() if s == seat]
+        if cards:
+            return cards[0]
+        hole = self.holes[seat]
+        return hole[2] if len(hole) > 2 else None
+
+    def _start_third(self, t: float, out: list[Finding]) -> None:
+        """The initial deal is over: antes in, the bring-in seat opens 3rd street (002 §1, §3)."""
+        self.phase = BETTING
+        self.street_i = 0
+        rec = self.record
+        for post in self.forced_posts():
+            self.prev[post.seat] += post.amount
+            self._add_record(t, post.seat, "post_ante", post.amount, post.amount)
+        self._sync_committed()
+        self.third_mark = len(rec.actions)
+        short = [s for s in self.dealt_in if len(self.holes[s]) < self.game.hole_cards]
+        if short:
+            out.append(_f("DEAL_SEAT_SKIPPED", f"Betting began while seat {short[0]} holds "
+                                               f"{len(self.holes[short[0]])} card(s)", seat=short[0]))
+            return  # a misdeal (the hand is void)
+        can = [s for s in self.dealt_in if self.stack_now(s) > 0]
+        doors = {s: d for s in can if (d := self._door(s)) is not None}
+        if not doors:
+            self.runout = True
+            out += self._round_closed_empty(t)
+            return
+        self.bring_in = stud.bring_in_seat(doors, self.level.limit)
+        self._new_round(t, self.bring_in)
+        for seat in self.dealt_in:
+            if seat in self.absent:
+                rec.dead.add(seat)
+                msg = (f"Seat {seat} ({rec.players.get(seat)}) was not seated when the deal completed; the "
+                       f"hand is dead, its ante stays in")
+                out.append(_f("DEAD_HAND_ABSENT", msg, seat=seat))
+                assert self.round is not None
+                out += self.round.fold(seat, t, "dead hand: absent at the end of the deal")
+        out += self._after_round_change(t)
+
+    def _round_closed_empty(self, t: float) -> list[Finding]:
+        """Nobody can bet (every seat all-in on its ante): the cards are dealt out."""
+        return self._next_due(t)
+
+    # --- betting rounds --------------------------------------------------------------------------------
+    def _new_round(self, t: float, first: int) -> None:
+        order = self.live()
+        stacks = {s: self.stack_now(s) for s in order}
+        self.round = self.round_factory(
+            street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
+            bb=self._min_bet(), profile=self.profile, t=t,
+            absent=tuple(sorted(s for s in self.absent if s in order)), **self._structure_args())
+        self.n_records = 0
+        self.faces_checked = False
+        self.first_due = first
+
+    def _min_bet(self) -> int:
+        """The smallest bet of the round for the no-limit betting round (3rd street: the bring-in)."""
+        lv = self.level
+        small = lv.small_bet or max(lv.bb, 2 * lv.bring_in, 1)
+        if self.street_i == 0 and lv.bring_in:
+            return lv.bring_in
+        return small
+
+    def _structure_args(self) -> dict[str, Any]:
+        """Extra arguments for a betting round that knows limit structures (none for the no-limit round)."""
+        return {}
+
+    def _open_street(self, t: float) -> list[Finding]:
+        """This street's cards are out: the highest showing hand acts first (002 §4)."""
+        self.closed_round = None
+        self.street_got = set()
+        if self.runout:
+            return self._next_due(t)
+        self.phase = BETTING
+        order = [s for s in self.live() if self.stack_now(s) > 0]
+        showing = {s: self._showing(s) for s in order}
+        first = stud.first_to_act(showing, order) if order else self.live()[0]
+        self._new_round(t, first)
+        return self._after_round_change(t)
+
+    def _showing(self, seat: int) -> list[str]:
+        """The seat's up-cards, those still to be turned up included (the readers know them)."""
+        return self.up[seat] + [c for c, s in self.face_due.items() if s == seat]
+
+    def _after_round_change(self, t: float) -> list[Finding]:
+        out = super()._after_round_change(t)
+        rnd = self.round
+        # The opener who mucked after his forced bet checks while he can and is out once he cannot (002 §3).
+        while (rnd is not None and rnd is self.round and self.phase == BETTING and self.checker is not None
+               and rnd.to_act == self.checker and not rnd.closed):
+            seat = self.checker
+            facing = rnd.committed.get(seat, 0) < max(rnd.committed.values(), default=0)
+            if facing:
+                self.checker = None
+                self.record.notes.append(f"seat {seat} (mucked after the forced bet) faces a bet: out")
+            act: ActionName = "fold" if facing else "check"
+            out += rnd.feed(ActionEvent(t=t, seat=seat, action=act, source="engine"))
+            out += super()._after_round_change(t)
+        return out
+
+    def h_stud_action(self, ev: Event, card: str | None) -> list[Finding]:
+        assert isinstance(ev, ActionEvent | ChipsEvent)
+        rnd = self.round
+        assert rnd is not None
+        out = self._faces_check()
+        if ev.seat in self.holes and self.street_i == 0:
+            wrong = self._bring_in_event(ev)
+            if wrong is not None:
+                return out + wrong
+        if (isinstance(ev, ActionEvent) and ev.action == "fold" and self._may_check_instead(ev.seat)):
+            return out + self._opener_mucked(ev.seat)
+        first_action = rnd.actions_taken == 0 and self.street_i > 0
+        found = self.h_action(ev, card)
+        if first_action and ev.seat != self.first_due:
+            found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == ev.seat else f
+                     for f in found]
+        return out + found
+
+    def _first_wrong(self, f: Finding) -> Finding:
+        due = self.first_due
+        showing = " ".join(self._showing(due)) if due is not None else ""
+        msg = (f"Seat {f.seat} acted first on {self.street} street; seat {due} shows the highest hand "
+               f"({showing}) and acts first")
+        return _f("STUD_FIRST_TO_ACT_WRONG", msg, seat=f.seat,
+                  remedy=f"Seat {due} acts first; seat {f.seat}'s action is binding only if the action to it "
+                         f"does not change, otherwise its chips go back")
+
+    # --- the bring-in (002 §3) --------------------------------------------------------------------------
+    def _bring_in_event(self, ev: ActionEvent | ChipsEvent) -> list[Finding] | None:
+        """A wrong seat bringing in, and what the table does next; None: an ordinary action."""
+        rnd = self.round
+        assert rnd is not None
+        wrong = self.wrong_bringer
+        if wrong is not None:
+            took_back = isinstance(ev, ChipsEvent) and ev.seat == wrong and ev.amount == 0
+            brings_in = (isinstance(ev, ActionEvent) and ev.seat == self.bring_in
+                         and ev.action in ("bet", "raise"))
+            if took_back or brings_in:
+                # The remedy: the wrong seat's chips go back and the right seat brings in.
+                self.wrong_bringer = None
+                self._restart_third(ev.t)
+                self.record.notes.append(f"wrong bring-in by seat {wrong} taken back")
+                if took_back:
+                    return []
+                self.opener = ev.seat
+                return self.h_action(ev, None)
+            if ev.seat != wrong:
+                self.wrong_bringer = None  # the next player acted: the wrong bring-in stands
+                self.record.notes.append(f"wrong bring-in by seat {wrong} stands (the next seat acted)")
+            return None
+        if self.opener is not None or rnd.actions_taken > 0 or ev.seat == self.bring_in or not _wagers(ev):
+            if self.opener is None and ev.seat == self.bring_in and _wagers(ev):
+                self.opener = ev.seat
+            return None
+        self.wrong_bringer = ev.seat
+        self.opener = ev.seat
+        right = self.bring_in
+        door = self._door(right) if right is not None else None
+        self._restart_third(ev.t, first=ev.seat)
+        which = "highest" if self.level.limit in stud.HIGH_BRING_IN else "lowest"
+        msg = f"Seat {ev.seat} brought in; seat {right} has the {which} up-card ({door}) and must bring in"
+        found = [_f("STUD_BRING_IN_WRONG", msg, seat=ev.seat,
+                    remedy=f"Seat {ev.seat}'s chips go back and seat {right} brings in; once the next player "
+                           f"has acted the bring-in stands")]
+        return found + self.h_action(ev, None)
+
+    def _restart_third(self, t: float, first: int | None = None) -> None:
+        """3rd street's betting starts again from `first` (default: the bring-in seat)."""
+        rec = self.record
+        del rec.actions[self.third_mark:]
+        self.round = None
+        for seat in self.dealt_in:
+            rec.committed[seat] = self.prev[seat]
+        start = first if first is not None else self.bring_in
+        assert start is not None
+        self.opener = first
+        self._new_round(t, start)
+
+    def _may_check_instead(self, seat: int) -> bool:
+        """The opener throws his cards away after the forced bet while nobody raised it (002 §3)."""
+        rnd = self.round
+        return (self.street_i == 0 and seat == self.opener and rnd is not None and rnd.to_act != seat
+                and seat not in self.record.folded and self.checker is None)
+
+    def _opener_mucked(self, seat: int) -> list[Finding]:
+        self.checker = seat
+        self.thrown.pop(seat, None)
+        self.record.notes.append(f"seat {seat} mucked after the forced bet: treated as checked")
+        return [_f("STUD_OPENER_MUCKED", f"Seat {seat} threw its cards away after the forced bet; it counts "
+                                         f"as checked", seat=seat,
+                   remedy=f"Announce 'checked'; put seat {seat}'s three cards face down in front of it; it "
+                          f"receives further cards as long as it could stay in by checking")]
+
+    def h_stud_muck(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        owner = next((s for s, cs in self.holes.items() if card in cs), None)
+        if owner is not None and owner == self.checker:
+            self.zones.put(card, "muck", _uid(ev))
+            self.lost.pop(card, None)
+            self.thrown.pop(owner, None)  # his cards are set aside, not thrown forward
+            return []
+        if owner is not None and self._may_check_instead(owner):
+            self.zones.put(card, "muck", _uid(ev))
+            self.lost.pop(card, None)
+            return self._opener_mucked(owner)
+        return self.h_muck(ev, card)
+
+    # --- up-cards and down-cards -----------------------------------------------------------------------
+    def h_stud_exposed(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        zone = getattr(ev, "zone", "")
+        seat = _seat_of(zone)
+        if (seat is None or seat not in self.holes or card not in self.holes[seat]
+                or self.phase in (SHOWDOWN, ENDED)):
+            return self.h_exposed(ev, card)
+        if card in self.face_due:
+            del self.face_due[card]
+            self.up[seat].append(card)
+            return []
+        if card in self.up[seat]:
+            return []
+        return self._down_card_up(seat, card)
+
+    def _down_card_up(self, seat: int, card: str) -> list[Finding]:
+        """A card due face down is seen face up: a down-card of the initial deal, or the 7th-street card."""
+        street = self.card_street.get(card, 0)
+        rnd = self.round
+        in_deal = self.phase == DEAL or (street == 0 and self.street_i == 0 and rnd is not None
+                                         and rnd.actions_taken == 0)
+        if street == 0 and in_deal:
+            self.exposures += 1
+            self.up[seat].insert(0, card)
+            if self.exposures >= 2:
+                msg = f"A second down-card ({card}, seat {seat}) exposed during the initial deal"
+                return [_f("HOLE_CARDS_EXPOSED_MULTIPLE", msg, seat=seat, cards=[card])]
+            if len(self.holes[seat]) < self.game.hole_cards:
+                self.third_down.add(seat)
+                return [_f("HOLE_CARD_EXPOSED", f"Down-card {card} of seat {seat} exposed during the initial "
+                                                f"deal", seat=seat, cards=[card],
+                           remedy=f"{card} plays as seat {seat}'s up-card; its third card is dealt face "
+                                  f"down")]
+            third = self.holes[seat][2]
+            self.face_due.pop(third, None)
+            self.record.notes.append(f"seat {seat}: down-card {card} exposed after its up-card; both play up")
+            if third not in self.up[seat]:
+                self.up[seat].append(third)
+            return [_f("HOLE_CARD_EXPOSED", f"Down-card {card} of seat {seat} exposed during the initial "
+                                            f"deal", seat=seat, cards=[card],
+                       remedy=f"The third card is already out: {card} stays face up and plays as an up-card")]
+        if street == len(self.game.streets) - 1 and self.phase in (DUE, BETTING):
+            self.up[seat].append(card)
+            return [_f("STUD_STREET_CARD_WRONG", f"Seventh-street card {card} of seat {seat} dealt face up",
+                       seat=seat, cards=[card],
+                       remedy=f"{card} stays face up and plays; the other seventh-street cards are dealt "
+                              f"face down as usual")]
+        return []  # a player showing his own down-card: his business (it plays as dealt)
+
+    def _faces_check(self) -> list[Finding]:
+        """At the street's first action: up-cards nobody saw face up were dealt face down (002 §2, §4–6)."""
+        if self.faces_checked:
+            return []
+        self.faces_checked = True
+        out: list[Finding] = []
+        for card, seat in list(self.face_due.items()):
+            if seat in self.record.folded or seat in self.record.dead:
+                continue
+            del self.face_due[card]
+            self.up[seat].append(card)
+            out.append(_f("STUD_STREET_CARD_WRONG", f"Up-card {card} of seat {seat} dealt face down "
+                                                    f"({self.street} street)", seat=seat, cards=[card],
+                          remedy=f"Turn {card} face up: it is seat {seat}'s up-card"))
+        return out
+
+    # --- the later streets (002 §3–7) --------------------------------------------------------------------
+    def h_stud_street_card(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        seat = _seat(ev)
+        if seat in self.holes and card in self.holes[seat]:
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            self.lost.pop(card, None)
+            return []
+        dup = self._dup(card, f"seat{seat}", ev)
+        if dup:
+            return dup
+        self.used.add(card)
+        rec = self.record
+        if seat not in self.holes:
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not in this hand", seat=seat,
+                       severity="error")]
+        if seat in rec.folded or seat in rec.dead or seat in self.street_got:
+            self.zones.put(card, f"seat{seat}", _uid(ev))
+            rec.notes.append(f"card {card} to seat {seat} on {self.street} street set aside")
+            return []
+        self._place_hole(seat, card, ev)
+        self.street_got.add(seat)
+        self.card_street[card] = self.street_i
+        if self.game.street_up.get(self.street, False):
+            self.face_due[card] = seat
+        if self.street == self.game.streets[-1]:
+            rec.final_dealt = True
+        if all(s in self.street_got for s in self.live()):
+            self.street_done_t = ev.t
+            return self._open_street(ev.t)
+        return []
+
+    def h_stud_common(self, ev: Event, card: str | None) -> list[Finding]:
+        """7th street with too few cards left for every seat: one common card, face up, for all."""
+        assert card is not None
+        out = self._arrive(card, "board", ev)
+        if out:
+            return out
+        self.used.add(card)
+        rec = self.record
+        if self.street != self.game.streets[-1] or self.street_got or self.common is not None:
+            rec.notes.append(f"card {card} on the board on {self.street} street")
+            return []
+        self.common = card
+        rec.board.append(card)
+        rec.final_dealt = True
+        rec.notes.append(f"seventh street: common card {card} (stub of {self._stub()} card(s) too short)")
+        self.street_done_t = ev.t
+        return self._open_street(ev.t)
+
+    def _stub(self) -> int:
+        """Cards left in the stub before the last card dealt (the deck has 52)."""
+        return _DECK_SIZE - len(self.used) + 1
+
+    def h_stud_burn(self, ev: Event, card: str | None) -> list[Finding]:
+        """Stud burns a card before each street; 002 is silent on it, so a burn is recorded, not required."""
+        assert card is not None
+        out = self._arrive(card, "burn", ev)
+        if not out:
+            self.used.add(card)
+            if card not in self.record.burns:
+                self.record.burns.append(card)
+        return out
+
+    def h_stud_board(self, ev: Event, card: str | None) -> list[Finding]:
+        """A card on the board while cards are dealt or bet on: stud has no board before 7th street."""
+        assert card is not None
+        out = self._arrive(card, "board", ev)
+        if not out:
+            self.used.add(card)
+            self.record.notes.append(f"card {card} on the board on {self.street} street")
+        return out
+
+    def h_stud_hole_betting(self, ev: Event, card: str | None) -> list[Finding]:
+        """A card to a seat while a round is open: its own card put back, or a card set aside."""
+        assert card is not None
+        seat = _seat(ev)
+        self.zones.put(card, f"seat{seat}", _uid(ev))
+        self.lost.pop(card, None)
+        self.in_flight.pop(card, None)
+        self.thrown.pop(seat, None)
+        if not (seat in self.holes and card in self.holes[seat]):
+            self.used.add(card)
+            self.record.notes.append(f"card {card} to seat {seat} during the {self.street} street betting")
+        return []
+
+    def h_stud_action_due(self, ev: Event, card: str | None) -> list[Finding]:
+        """A player acts before every seat has this street's card: the street is played as it lies."""
+        assert isinstance(ev, ActionEvent)
+        if self._repeats_last(ev):
+            return []
+        if self.runout:
+            return []
+        self.record.notes.append(f"{self.street} street opened by an action before every card was out")
+        out = self._open_street(ev.t)
+        if self.phase == BETTING:
+            out += self.h_stud_action(ev, card)
+        return out
+
+    # --- showdown ----------------------------------------------------------------------------------------
+    def _end_betting(self, t: float, how: str) -> list[Finding]:
+        rec = self.record
+        for seat in rec.live_seats():  # up-cards are seen by everyone: they count as shown
+            shown = rec.shown.setdefault(seat, [])
+            shown += [c for c in self._showing(seat) if c not in shown]
+        rec.show_first = stud.first_to_act({s: self._showing(s) for s in rec.live_seats()},
+                                           rec.live_seats()) if rec.live_seats() else None
+        return super()._end_betting(t, how)
+
+
+def _wagers(ev: ActionEvent | ChipsEvent) -> bool:
+    """The event puts chips in as a bet (the forced bet is a `bet`, interfaces.md §1a)."""
+    if isinstance(ev, ChipsEvent):
+        return ev.amount > 0
+    return ev.action in ("bet", "raise", "allin", "call")
+

@@ -1,0 +1,439 @@
+"""Writes the seven-card stud golden scenarios (`stud_*.jsonl` + `stud_*.expected.jsonl`), rulebook 002.
+
+Same format and runner as build.py (test_scenarios.py replays every log); the expected alerts and stacks
+are worked out by hand from 002 and docs/rules.md ("Seven-card stud"), not captured from the engine.
+Run `python tests/scenarios/build_stud.py` after editing (build.py leaves the `stud_` files alone).
+
+The standard hand: 4 players with 1000, ante 5, bring-in 10, small bet 20, big bet 40 (fixed limit unless
+a scenario says otherwise). Seats are numbered from the dealer's left. Initial deal (down, down, up):
+seat 1 As Kd / 7c, seat 2 2h 3h / 4d, seat 3 Qc Qd / 2c, seat 4 9s 9h / Jh. So seat 3 (2c) brings in at
+fixed and split limit, seat 4 (Jh) at pot and no limit. Later streets (seats 1, 3, 4 stay in):
+4th 8c 5s Jd (seat 4 shows a pair of jacks), 5th Tc 6s 3c, 6th Ac Qh 4s, 7th Th Qs 5c (down).
+Seat 3 makes four queens with Qc Qd Qh Qs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from build import HERE, Scenario  # the hold'em builder's Scenario and writer
+
+STUD: dict[str, Callable[[], Scenario]] = {}
+DOWN = {1: ("As", "Kd"), 2: ("2h", "3h"), 3: ("Qc", "Qd"), 4: ("9s", "9h")}
+UP = {1: "7c", 2: "4d", 3: "2c", 4: "Jh"}
+STREETS = {"fourth": {1: "8c", 2: "6c", 3: "5s", 4: "Jd"}, "fifth": {1: "Tc", 2: "7d", 3: "6s", 4: "3c"},
+           "sixth": {1: "Ac", 2: "8d", 3: "Qh", 4: "4s"}, "seventh": {1: "Th", 2: "6d", 3: "Qs", 4: "5c"}}
+LEVELS = {
+    "fixed": {"limit": "fixed", "bring_in": 10, "small_bet": 20, "big_bet": 40},
+    "split": {"limit": "split", "bring_in": 10, "small_bet": 20, "big_bet": 40},
+    "pot": {"limit": "pot", "bring_in": 10, "small_bet": 20},
+    "no": {"limit": "no", "bring_in": 10, "small_bet": 20},
+}
+
+
+class Stud(Scenario):
+    def __init__(self, name: str, about: str, profile: str = "cuca") -> None:
+        super().__init__(f"stud_{name}", about, profile)
+        self.down = dict(DOWN)
+        self.upcards = dict(UP)
+
+    def setup_stud(self, limit: str = "fixed", players: int = 4, stack: int = 1000) -> Stud:
+        for seat in range(1, players + 1):
+            self.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+        self.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS[limit])
+        return self
+
+    def begin(self, seats: tuple[int, ...] = (1, 2, 3, 4)) -> Stud:
+        self.e("hand_start")
+        for seat in seats:
+            self.e("chips", seat=seat, amount=5)
+        return self
+
+    def up(self, seat: int, card: str) -> Stud:
+        self.card(f"seat{seat}", card)
+        self.e("exposed", zone=f"seat{seat}", card=card)
+        return self
+
+    def deal3(self, seats: tuple[int, ...] = (1, 2, 3, 4)) -> Stud:
+        for rnd in range(2):
+            for seat in seats:
+                self.card(f"seat{seat}", self.down[seat][rnd])
+        for seat in seats:
+            self.up(seat, self.upcards[seat])
+        return self
+
+    def muck(self, seat: int, cards: tuple[str, ...]) -> Stud:
+        for c in cards:
+            self.gone(f"seat{seat}", c).card("muck", c)
+        return self
+
+    def fold(self, seat: int, cards: tuple[str, ...] | None = None) -> Stud:
+        self.act(seat, "fold")
+        return self.muck(seat, cards if cards is not None else (*self.down[seat], self.upcards[seat]))
+
+    def third_fixed(self) -> Stud:
+        """Seat 3 brings in, seat 4 completes, seat 1 calls, seat 2 folds, seat 3 calls."""
+        self.act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20)
+        return self.fold(2).act(3, "call", 20)
+
+    def street(self, name: str, seats: tuple[int, ...] = (1, 3, 4), up: bool = True) -> Stud:
+        self.e("card", dt=1.0, zone="burn", card={"fourth": "2s", "fifth": "3s", "sixth": "4c",
+                                                  "seventh": "5d"}[name])
+        for seat in seats:
+            card = STREETS[name][seat]
+            if up:
+                self.up(seat, card)
+            else:
+                self.card(f"seat{seat}", card)
+        return self
+
+    def checks(self, seats: tuple[int, ...] = (4, 1, 3)) -> Stud:
+        for seat in seats:
+            self.act(seat, "check")
+        return self
+
+    def rest_checked(self, start: str = "fourth") -> Stud:
+        names = ["fourth", "fifth", "sixth", "seventh"]
+        for name in names[names.index(start):]:
+            self.street(name, up=name != "seventh").checks()
+        return self
+
+    def show_three(self) -> Stud:
+        """Seat 3 shows its three down-cards (four queens); seats 1 and 4 muck theirs."""
+        for c in (*DOWN[3], "Qs"):
+            self.e("exposed", zone="seat3", card=c)
+        self.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+        return self
+
+    def end(self, winner: int, **stacks: int) -> Stud:
+        self.e("session_end", dt=2.0).expect("POT_AWARD", winner, "showdown")
+        self.stacks = {int(k[1:]): v for k, v in stacks.items()}
+        return self
+
+
+def stud(fn: Callable[[], Scenario]) -> Callable[[], Scenario]:
+    STUD[fn.__name__] = fn
+    return fn
+
+
+# --- 002 played by the book ------------------------------------------------------------------------
+@stud
+def clean_fixed() -> Scenario:
+    s = Stud("clean_fixed", "002 by the book at fixed limit: antes, two down one up from the dealer's "
+                            "left, seat 3 (2c, lowest) brings in, seat 4 completes (not a raise), 4th-6th "
+                            "up, 7th down; seat 4 (open jacks) acts first from 4th street; no bet on 7th: "
+                            "seat 4 shows first; seat 3's four queens (best five of seven) win")
+    s.setup_stud().begin().deal3().third_fixed().rest_checked()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def clean_pot() -> Scenario:
+    s = Stud("clean_pot", "pot limit: the highest up-card (seat 4, Jh) brings in (002 §3); seat 1 "
+                          "completes to 20, the others call; checked down; seat 3 wins")
+    s.setup_stud("pot").begin().deal3()
+    s.act(4, "bet", 10).act(1, "raise", 20).fold(2).act(3, "call", 20).act(4, "call", 20)
+    s.rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def clean_no_limit() -> Scenario:
+    s = Stud("clean_no_limit", "no limit: the highest up-card (seat 4, Jh) brings in; everyone calls the "
+                               "bring-in; checked down; seat 3 wins")
+    s.setup_stud("no").begin().deal3()
+    s.act(4, "bet", 10).act(1, "call", 10).fold(2).act(3, "call", 10)
+    s.rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=985, s2=995, s3=1035, s4=985)
+
+
+@stud
+def bring_in_suit_order() -> Scenario:
+    s = Stud("bring_in_suit_order", "two deuces up: seat 2 (2c) and seat 3 (2d); clubs is the lowest suit, "
+                                    "so seat 2 brings in (002 §3); everybody folds to it: the bring-in is "
+                                    "uncalled and returned, seat 2 wins the antes")
+    s.upcards = {**UP, 2: "2c", 3: "2d"}
+    s.setup_stud().begin().deal3().act(2, "bet", 10)
+    s.fold(3).fold(4).fold(1)
+    s.expect("UNCALLED_BET", 2, "showdown")
+    return s.end(2, s1=995, s2=1015, s3=995, s4=995)
+
+
+@stud
+def bring_in_wrong_suit() -> Scenario:
+    s = Stud("bring_in_wrong_suit", "two deuces up: seat 3 (2d) brings in, but seat 2 (2c) has the lower "
+                                    "card by suit: STUD_BRING_IN_WRONG; seat 3's chips go back and seat 2 "
+                                    "brings in (remedy followed); the hand goes on and settles")
+    s.upcards = {**UP, 2: "2c", 3: "2d"}
+    s.setup_stud().begin().deal3().act(3, "bet", 10).expect("STUD_BRING_IN_WRONG", 3, "third")
+    s.e("chips", seat=3, amount=0).act(2, "bet", 10)
+    s.fold(3).fold(4).fold(1)
+    s.expect("UNCALLED_BET", 2, "showdown")
+    return s.end(2, s1=995, s2=1015, s3=995, s4=995)
+
+
+@stud
+def bring_in_wrong_fixed() -> Scenario:
+    s = Stud("bring_in_wrong_fixed", "fixed limit: seat 4 (Jh) brings in, but the lowest up-card is seat "
+                                     "3's 2c: STUD_BRING_IN_WRONG; seat 3 then brings in (remedy); the hand "
+                                     "is played out as in clean_fixed")
+    s.setup_stud().begin().deal3().act(4, "bet", 10).expect("STUD_BRING_IN_WRONG", 4, "third")
+    s.third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def bring_in_wrong_stands() -> Scenario:
+    s = Stud("bring_in_wrong_stands", "fixed limit: seat 2 (4d) brings in instead of seat 3 (2c): "
+                                      "STUD_BRING_IN_WRONG; seat 3 (the next player) calls before it is "
+                                      "corrected: the bring-in stands; no further alert; checked down")
+    s.setup_stud().begin().deal3().act(2, "bet", 10).expect("STUD_BRING_IN_WRONG", 2, "third")
+    s.act(3, "call", 10).act(4, "call", 10).act(1, "call", 10)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    s.muck(2, (*DOWN[2], "6d"))
+    return s.end(3, s1=985, s2=985, s3=1045, s4=985)
+
+
+@stud
+def bring_in_wrong_pot() -> Scenario:
+    s = Stud("bring_in_wrong_pot", "pot limit: seat 3 brings in with the lowest card (2c), but in pot and no "
+                                   "limit the highest up-card (seat 4, Jh) brings in: STUD_BRING_IN_WRONG; "
+                                   "seat 4 brings in (remedy); everybody folds to it")
+    s.setup_stud("pot").begin().deal3().act(3, "bet", 10).expect("STUD_BRING_IN_WRONG", 3, "third")
+    s.act(4, "bet", 10).fold(1).fold(2).fold(3)
+    s.expect("UNCALLED_BET", 4, "showdown")
+    return s.end(4, s1=995, s2=995, s3=995, s4=1015)
+
+
+@stud
+def opener_mucked_checks() -> Scenario:
+    s = Stud("opener_mucked_checks", "seat 3 brings in and throws its cards away while seat 4 is to act: "
+                                     "STUD_OPENER_MUCKED, treated as checked (002 §3); nobody completes, so "
+                                     "seat 3 keeps getting cards; on 5th street seat 4 bets and seat 3, "
+                                     "facing a bet it cannot check, is out; seat 4 wins")
+    s.setup_stud().begin().deal3().act(3, "bet", 10)
+    s.muck(3, (*DOWN[3], UP[3])).expect("STUD_OPENER_MUCKED", 3, "third")
+    s.act(4, "call", 10).act(1, "call", 10).fold(2)
+    s.street("fourth").checks((4, 1))
+    s.street("fifth").act(4, "bet", 40).fold(1, (*DOWN[1], UP[1], "8c", "Tc"))
+    s.expect("UNCALLED_BET", 4, "showdown")
+    return s.end(4, s1=985, s2=995, s3=985, s4=1035)
+
+
+@stud
+def first_to_act_tie() -> Scenario:
+    s = Stud("first_to_act_tie", "4th street: seats 1 and 4 both show king-seven; the tie goes to the seat "
+                                 "nearest the dealer's left, seat 1 (002 §4); it bets, the others fold")
+    s.upcards = {**UP, 1: "Kc", 4: "Kh"}
+    s.setup_stud().begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "7s").up(3, "5s").up(4, "7h")
+    s.act(1, "bet", 20).fold(3, (*DOWN[3], UP[3], "5s")).fold(4, (*DOWN[4], "Kh", "7h"))
+    s.expect("UNCALLED_BET", 1, "showdown")
+    return s.end(1, s1=1055, s2=995, s3=975, s4=975)
+
+
+@stud
+def first_to_act_wrong() -> Scenario:
+    s = Stud("first_to_act_wrong", "4th street: seat 1 checks first, but seat 4's open jacks act "
+                                   "first: STUD_FIRST_TO_ACT_WRONG; seat 4 checks, seat 1's check stands "
+                                   "(the action to it did not change); checked down, seat 3 wins")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth")
+    s.act(1, "check").expect("STUD_FIRST_TO_ACT_WRONG", 1, "fourth").act(4, "check").act(3, "check")
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def out_of_turn_third() -> Scenario:
+    s = Stud("out_of_turn_third", "3rd street: after the bring-in seat 1 calls before seat 4: "
+                                  "ACTION_OUT_OF_TURN; seat 4 completes, so the action to seat 1 changed "
+                                  "and its call is void (second, info alert); seat 1 calls again; the "
+                                  "hand is played out as in clean_fixed")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(1, "call", 10)
+    s.expect("ACTION_OUT_OF_TURN", 1, "third").act(4, "raise", 20)
+    s.expect("ACTION_OUT_OF_TURN", 1, "third")  # (info) the action to seat 1 changed: its call is void
+    s.act(1, "call", 20).fold(2)
+    s.act(3, "call", 20).rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def open_pair_big_bet_fixed() -> Scenario:
+    s = Stud("open_pair_big_bet_fixed", "fixed limit: seat 4 shows an open pair on 4th street and bets the "
+                                        "big bet (40), allowed (002 §4); seat 1 folds, seat 3 calls; 5th "
+                                        "street at the big bet; checked down")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth")
+    s.act(4, "bet", 40).fold(1, (*DOWN[1], UP[1], "8c")).act(3, "call", 40)
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.end(3, s1=975, s2=995, s3=1095, s4=935)
+
+
+@stud
+def open_pair_big_bet_split() -> Scenario:
+    s = Stud("open_pair_big_bet_split", "split limit (002 §4): the same open pair on 4th street; seat 4 bets "
+                                        "the higher limit (40); seat 3 calls; settled as in the fixed-limit "
+                                        "scenario")
+    s.setup_stud("split").begin().deal3().third_fixed().street("fourth")
+    s.act(4, "bet", 40).fold(1, (*DOWN[1], UP[1], "8c")).act(3, "call", 40)
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.end(3, s1=975, s2=995, s3=1095, s4=935)
+
+
+@stud
+def up_card_dealt_down() -> Scenario:
+    s = Stud("up_card_dealt_down", "5th street: seat 1's Tc is dealt face down (no exposure): "
+                                   "STUD_STREET_CARD_WRONG at the street's first action; the dealer turns it "
+                                   "up (remedy followed); checked down, seat 3 wins")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks()
+    s.e("card", dt=1.0, zone="burn", card="3s").card("seat1", "Tc").up(3, "6s").up(4, "3c")
+    s.act(4, "check").expect("STUD_STREET_CARD_WRONG", 1, "fifth").e("exposed", zone="seat1", card="Tc")
+    s.act(1, "check").act(3, "check")
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def door_card_dealt_down() -> Scenario:
+    s = Stud("door_card_dealt_down", "initial deal: seat 3's up-card 2c is dealt face down: "
+                                     "STUD_STREET_CARD_WRONG when the betting starts; 2c is still the lowest "
+                                     "up-card and seat 3 brings in; played out as in clean_fixed")
+    s.setup_stud().begin()
+    for rnd in range(2):
+        for seat in (1, 2, 3, 4):
+            s.card(f"seat{seat}", DOWN[seat][rnd])
+    s.up(1, "7c").up(2, "4d").card("seat3", "2c").up(4, "Jh")
+    s.act(3, "bet", 10).expect("STUD_STREET_CARD_WRONG", 3, "third").e("exposed", zone="seat3", card="2c")
+    s.act(4, "raise", 20).act(1, "call", 20).fold(2).act(3, "call", 20)
+    s.rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def seventh_dealt_up() -> Scenario:
+    s = Stud("seventh_dealt_up", "7th street: seat 1's Th is dealt face up: STUD_STREET_CARD_WRONG; it "
+                                 "stays up and plays, the other 7th-street cards come down; seat 3 wins")
+    s.setup_stud().begin().deal3().third_fixed()
+    for name in ("fourth", "fifth", "sixth"):
+        s.street(name).checks()
+    s.e("card", dt=1.0, zone="burn", card="5d").up(1, "Th").expect("STUD_STREET_CARD_WRONG", 1, "seventh")
+    s.card("seat3", "Qs").card("seat4", "5c").checks().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def down_card_exposed() -> Scenario:
+    s = Stud("down_card_exposed", "initial deal: seat 2's first down-card 2h is exposed by the dealer: "
+                                  "HOLE_CARD_EXPOSED; it plays as seat 2's up-card and seat 2's third card "
+                                  "(4d) comes face down (remedy followed); 2c (seat 3) is still lowest, "
+                                  "played out as in clean_fixed")
+    s.setup_stud().begin()
+    s.card("seat1", "As").card("seat2", "2h").e("exposed", zone="seat2", card="2h")
+    s.expect("HOLE_CARD_EXPOSED", 2, "deal").card("seat3", "Qc").card("seat4", "9s")
+    for seat in (1, 2, 3, 4):
+        s.card(f"seat{seat}", DOWN[seat][1])
+    s.up(1, "7c").card("seat2", "4d").up(3, "2c").up(4, "Jh")
+    s.act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).act(2, "fold").muck(2, ("2h", "3h", "4d"))
+    s.act(3, "call", 20).rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def down_cards_exposed_multiple() -> Scenario:
+    s = Stud("down_cards_exposed_multiple", "initial deal: two down-cards exposed (seat 1's As, seat 3's "
+                                            "Qc): HOLE_CARDS_EXPOSED_MULTIPLE, misdeal; the redeal is clean "
+                                            "and played out as in clean_fixed (antes stay)")
+    s.setup_stud().begin()
+    s.card("seat1", "As").e("exposed", zone="seat1", card="As").expect("HOLE_CARD_EXPOSED", 1, "deal")
+    s.card("seat2", "2h").card("seat3", "Qc").e("exposed", zone="seat3", card="Qc")
+    s.expect("HOLE_CARDS_EXPOSED_MULTIPLE", 3, "deal")
+    s.begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def deal_order() -> Scenario:
+    s = Stud("deal_order", "the initial deal starts at seat 2 instead of seat 1 (dealer's left): "
+                           "STUD_DEAL_ORDER, misdeal; the redeal is clean and played out")
+    s.setup_stud().begin().card("seat2", "2h").expect("STUD_DEAL_ORDER", 2, "deal")
+    s.begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def common_card() -> Scenario:
+    s = Stud("common_card", "8 players stay to 7th street: 24 + 3 × 8 cards and three burns leave one card "
+                            "for eight seats, so the dealer turns one common card face up in the centre "
+                            "(standard stud procedure; 002 is silent); every seat plays it as its seventh "
+                            "card; seat 8's aces full win")
+    ranks = "23456789TJQKA"
+    deck = [r + su for r in ranks for su in "cdhs"]
+    hands: dict[int, list[str]] = {s_: [] for s_ in range(1, 9)}
+    # Cards are handed out in deal order from a fixed deck order; seat 8 gets the aces and kings.
+    strong = ["Ac", "Ad", "Kc", "Ah", "Kd", "Kh"]
+    rest = [c for c in deck if c not in strong]
+    burns = [rest.pop() for _ in range(3)]
+    for _ in range(6):
+        for seat in range(1, 9):
+            hands[seat].append(strong.pop(0) if seat == 8 else rest.pop(0))
+    common = rest.pop(0)
+    s.setup_stud(players=8)
+    s.e("hand_start")
+    for seat in range(1, 9):
+        s.e("chips", seat=seat, amount=5)
+    for rnd in range(3):
+        for seat in range(1, 9):
+            c = hands[seat][rnd]
+            if rnd == 2:
+                s.up(seat, c)
+            else:
+                s.card(f"seat{seat}", c)
+    doors = {seat: hands[seat][2] for seat in range(1, 9)}
+    low = min(doors, key=lambda x: ("23456789TJQKA".index(doors[x][0]), "cdhs".index(doors[x][1])))
+    s.act(low, "bet", 10)
+    for seat in [x for x in range(low + 1, 9)] + list(range(1, low)):
+        s.act(seat, "call", 10)
+    for street in range(3):
+        s.e("card", dt=1.0, zone="burn", card=burns[street])
+        for seat in range(1, 9):
+            s.up(seat, hands[seat][3 + street])
+        s.e("action", seat=8, action="check")  # seat 8 shows the highest hand from 4th street on
+        for seat in range(1, 8):
+            s.act(seat, "check")
+    s.e("card", dt=1.0, zone="board", card=common).e("exposed", zone="board", card=common)
+    s.act(8, "check")
+    for seat in range(1, 8):
+        s.act(seat, "check")
+    s.expect("SHOWDOWN_ORDER", 8, "showdown")
+    for c in hands[8][:2]:
+        s.e("exposed", zone="seat8", card=c)
+    s.end(8, **{f"s{x}": 985 for x in range(1, 8)}, s8=1105)
+    return s
+
+
+def main() -> None:
+    for old in HERE.glob("stud_*.jsonl"):
+        old.unlink()
+    for fn in STUD.values():
+        fn().write()
+    print(f"wrote {len(STUD)} stud scenarios to {HERE}")
+
+
+if __name__ == "__main__":
+    main()
