@@ -283,7 +283,7 @@ def _stud_setup(hand: PhhHand, seats: list[int], occupied: set[int], clock: _Clo
         player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
         out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
     ante = max((hand.ante_of(i) for i in range(hand.n)), default=0)
-    out.append(LevelEvent(t=clock.tick(0.5), sb=hand.bring_in, bb=hand.small_bet, ante=ante, chip=1,
+    out.append(LevelEvent(t=clock.tick(0.5), sb=0, bb=0, ante=ante, chip=1,  # stud has no blinds (§1a)
                           scale=hand.scale, game="stud7", limit="fixed", bring_in=hand.bring_in,
                           small_bet=hand.small_bet, big_bet=hand.big_bet))
     out.append(HandStart(t=clock.tick(), button=None, game="stud7"))

@@ -205,7 +205,7 @@ class VirtualTable:
         if st.game == "limit":  # interfaces.md §1a: the level names the game and the structure
             return LevelEvent(t=t, sb=k.small_bet // 2, bb=k.small_bet, game="holdem", limit="fixed",
                               small_bet=k.small_bet, big_bet=k.big_bet)
-        return LevelEvent(t=t, sb=k.bring_in, bb=k.small_bet, ante=k.ante, game="stud7", limit="fixed",
+        return LevelEvent(t=t, sb=0, bb=0, ante=k.ante, game="stud7", limit="fixed",  # no blinds (§1a)
                           bring_in=k.bring_in, small_bet=k.small_bet, big_bet=k.big_bet)
 
     def _seat_everyone(self, clock: Clock) -> None:
