@@ -75,7 +75,9 @@ class StudDownCardExposed(Fault):
 
 
 class StudUpCardDealtDown(Fault):
-    """A 4th–6th street card comes face down; after the street the dealer turns it up (002 §4–6)."""
+    """A 4th–6th street card comes face down; once the street's betting has begun (the core judges the
+    faces then: up-card readers and the camera report an exposure with a little delay) the dealer turns
+    it up (002 §4–6)."""
 
     code = "STUD_STREET_CARD_WRONG"
     style: ClassVar[Style | None] = "passive"
@@ -83,23 +85,68 @@ class StudUpCardDealtDown(Fault):
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self.street = rng.choice(UP_STREETS)
+        self.down: tuple[int, str] | None = None  # (seat, card) still to be turned up
 
     def board(self, hp: HandPlay, street: str) -> bool:
+        self.flush(hp)  # no betting on the street (all-in): turned up before the next one
         if self.fired or street != self.street:
             return False
         sp = _stud(hp)
         order = sp.street_order()
         who = self.rng.choice(order)
-        down = ""
         for seat in order:
             if seat == who:
-                down = sp.deal_down(seat)
+                card = sp.deal_down(seat)
+                sp.up[seat].append(card)  # an up-card by the plan, whatever its face: it shows for 002 §4
+                self.down = (seat, card)
             else:
                 sp.deal_up(seat)
-        sp.expose(sp.seat_zone(who), down, 0.5, 2.0)  # the remedy: turned face up
-        sp.up[who].append(down)
         self.seat, self.fired = who, True
         return True
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        if rnd.actions >= 1:
+            self.flush(hp)
+        return False
+
+    def after_hand(self, hp: HandPlay) -> None:
+        self.flush(hp)
+
+    def flush(self, hp: HandPlay) -> None:
+        if self.down is not None and self.down[1] in hp.zones.get(hp.seat_zone(self.down[0]), ()):
+            turn_up(_stud(hp), *self.down)
+        self.down = None
+
+
+class StudDoorCardDealtDown(StudUpCardDealtDown):
+    """The third card of the initial deal (the door card) comes face down to one seat; it is turned up
+    after the bring-in (002 §2). It still counts for the bring-in."""
+
+    def board(self, hp: HandPlay, street: str) -> bool:
+        self.flush(hp)
+        return False
+
+    def deal(self, hp: HandPlay) -> bool:
+        sp = _stud(hp)
+        seats = list(sp.seating.dealt_in)
+        who = self.rng.choice(seats)
+        for _ in range(2):
+            for seat in seats:
+                sp.deal_down(seat)
+        for seat in seats:
+            if seat == who:
+                card = sp.deal_down(seat)
+                sp.up[seat].append(card)  # the door card whatever its face: it decides the bring-in
+                self.down = (seat, card)
+            else:
+                sp.deal_up(seat)
+        self.seat, self.fired = who, True
+        return True
+
+
+def turn_up(sp: StudPlay, seat: int, card: str) -> None:
+    """The dealer turns a card that should be face up: its `exposed` event."""
+    sp.expose(sp.seat_zone(seat), card, 0.5, 2.0)
 
 
 class StudDownCardDealtUp(Fault):
@@ -239,6 +286,7 @@ STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_DEAL_ORDER": StudDealOrder,
     "STUD_DOWN_CARD_EXPOSED": StudDownCardExposed,
     "STUD_UP_CARD_DEALT_DOWN": StudUpCardDealtDown,
+    "STUD_DOOR_CARD_DEALT_DOWN": StudDoorCardDealtDown,
     "STUD_DOWN_CARD_DEALT_UP": StudDownCardDealtUp,
     "STUD_BRING_IN_WRONG": StudBringInWrong,
     "STUD_FIRST_TO_ACT_WRONG": StudFirstToActWrong,
