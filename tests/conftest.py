@@ -53,6 +53,8 @@ SLOW = (
     "tests/phh/test_dev_sample_cli.py::test_dev_sample_settles_as_recorded_through_the_cli[pluribus_dev.phhs]",
     "tests/core/test_history.py::test_written_hands_replay_in_pokerkit_to_the_same_stacks",
     "tests/bridge/test_link.py::test_soak_every_event_exactly_once_in_order_and_fast_relink",
+    # Issue 13's must-show: simulate --game stud|mixed --hands 1000 (the 30-hand form stays everyday).
+    "tests/sim/test_stud_follow.py::test_simulate_1000_hands",
 )
 
 

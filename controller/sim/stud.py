@@ -213,6 +213,8 @@ class StudPlay(HandPlay):
         self.round = rnd
         if street == "third" and (self.fault is None or not self.fault.bring_in(self, rnd)):
             self.bring_in(rnd, self.first)
+        rnd = self.round  # an injector may have started the round over (a wrong bring-in that stands)
+        assert isinstance(rnd, FixedRound)
         while not self.void and rnd.to_act is not None:
             if self.fault is not None and self.fault.before_action(self, rnd):
                 continue

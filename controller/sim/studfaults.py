@@ -81,6 +81,7 @@ class StudUpCardDealtDown(Fault):
 
     code = "STUD_STREET_CARD_WRONG"
     style: ClassVar[Style | None] = "passive"
+    ignorable = True  # ignored: the card stays face down (it still plays as the seat's up-card)
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
@@ -113,7 +114,8 @@ class StudUpCardDealtDown(Fault):
         self.flush(hp)
 
     def flush(self, hp: HandPlay) -> None:
-        if self.down is not None and self.down[1] in hp.zones.get(hp.seat_zone(self.down[0]), ()):
+        seat_cards = hp.zones.get(hp.seat_zone(self.down[0]), ()) if self.down is not None else ()
+        if self.down is not None and self.down[1] in seat_cards and self.remedy(hp):
             turn_up(_stud(hp), *self.down)
         self.down = None
 
@@ -171,10 +173,12 @@ class StudDownCardDealtUp(Fault):
 
 
 class StudBringInWrong(Fault):
-    """A seat other than the lowest up-card posts the bring-in; its chips go back and the right seat
-    brings in (002 §3)."""
+    """A seat other than the lowest up-card posts the bring-in. Remedy: its chips go back and the right
+    seat brings in (002 §3). Ignored (or the floor accepts it): the next seat acts on it and the wrong
+    bring-in stands; the round goes on from its left."""
 
     code = "STUD_BRING_IN_WRONG"
+    ignorable = True
 
     def applicable(self, seating: Seating, table: TableView) -> bool:
         return len(seating.dealt_in) >= 2
@@ -190,9 +194,18 @@ class StudBringInWrong(Fault):
         wrong = bring_in_seat(up)  # the next-lowest card: the dealer misread the ranks
         amount = sp.stakes.bring_in
         sp.events.append(ActionEvent(t=sp.clock.after(1.0, 4.0), seat=wrong, action="bet", amount=amount))
-        sp.events.append(ChipsEvent(t=sp.clock.after(2.0, 6.0), seat=wrong, amount=0))  # taken back
-        sp.bring_in(rnd, right)
         self.seat, self.fired = wrong, True
+        if self.remedy(sp):
+            sp.events.append(ChipsEvent(t=sp.clock.after(2.0, 6.0), seat=wrong, amount=0))  # taken back
+            sp.bring_in(rnd, right)
+            return True
+        # the wrong bring-in stands: the round starts over from it
+        live = [s for s in rnd.order]
+        i = live.index(wrong)
+        fresh = FixedRound(seats=live[i:] + live[:i], stacks={s: rnd.behind[s] for s in live}, posted={},
+                           bet=rnd.bet, bring_in=amount)
+        fresh.post_bring_in(wrong)
+        sp.round = fresh
         return True
 
 

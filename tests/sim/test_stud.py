@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,8 @@ from controller.sim.stud import bring_in_seat, first_to_act, showing_value
 from controller.sim.studfaults import STUD_FAULTS
 from controller.sim.table import SimHand
 from tests.sim.replay_model import Zones
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _hands(game: str = "stud", n: int = 60, seed: int = 5, seats: int = 7, **kw: object) -> list[SimHand]:
@@ -139,3 +143,18 @@ def test_every_stud_fault_fires_with_a_valid_log(kind: str) -> None:
     lines = [dumps_event(e) for h in hands for e in h.events]
     times = [e.t for _, e in read_events(lines)]
     assert all(b > a for a, b in itertools.pairwise(times))
+
+
+def test_stud_bench_rows() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("stud_bench", ROOT / "bench" / "stud_bench.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["stud_bench"] = bench  # its dataclass needs its module registered
+    spec.loader.exec_module(bench)
+    rows = bench.run(hands=12, seats=4, runs=1, seed=2)
+    assert [r.game for r in rows] == ["stud", "limit hold'em", "no-limit hold'em"]
+    assert all(r.seconds > 0 and r.events > 0 for r in rows)
+    assert rows[0].events > rows[2].events  # seven cards a seat: more events per stud hand
+    assert "events/s vs NLHE" in bench.table(rows)
