@@ -3,7 +3,8 @@
 A .phh file is TOML; a .phhs file is TOML whose tables [1], [2], … are hands. Amounts may be decimals
 (cash games in dollars): the file's input amounts are scaled by one power of ten so all become integers
 (see amounts.py; the results are never used for the unit).
-Only no-limit Texas hold'em (variant "NT") can be played through; other variants are rejected by name.
+No-limit and fixed-limit Texas hold'em ("NT", "FT") are played through here, fixed-limit seven-card stud
+("F7S") in controller/phh/stud.py; other variants are rejected by name.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ VARIANT_NAMES = {
     "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
 }
 STREETS: tuple[BetStreet, ...] = ("preflop", "flop", "turn", "river")
+HOLDEM_VARIANTS = ("NT", "FT")
+PLAYABLE = ("NT", "FT", "F7S")  # the variants the table plays: hold'em (no and fixed limit) and stud
 _PLAYER = re.compile(r"p[0-9]{1,3}")
 _AMOUNT = re.compile(r"[0-9]{1,20}")
 MAX_ACTIONS = 1_000  # far above any real hand; bounds the work a hostile file can ask for
@@ -58,6 +61,9 @@ class PhhHand:
     finishing_stacks: list[Decimal] | None = None
     winnings: list[Decimal] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
+    bring_in: int = 0  # F7S: the bring-in; FT and F7S: the small and big bet (PHH required fields)
+    small_bet: int = 0
+    big_bet: int = 0
 
     @property
     def n(self) -> int:
@@ -182,11 +188,12 @@ def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
             raise PhhError("field 'actions' must be a list of strings")
         if len(actions_raw) > MAX_ACTIONS:
             raise PhhError(f"field 'actions' holds {len(actions_raw)} actions (at most {MAX_ACTIONS})")
-        if variant == "NT":
-            check_fields(raw)
+        if variant in PLAYABLE:
+            check_fields(raw, variant)
             check_shape(raw, len(stacks))
             if not 2 <= len(stacks) <= 99:
                 raise PhhError(f"field 'starting_stacks': {len(stacks)} players (2 to 99)")
+            _check_limits(raw, variant, scale)
         actions = [_scaled_action(a, scale) for a in actions_raw]
         return PhhHand(
             key=key, variant=variant, scale=scale, starting_stacks=stacks, actions=actions,
@@ -200,6 +207,9 @@ def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
                               if "finishing_stacks" in raw else None),
             winnings=result_list(raw["winnings"], "winnings") if "winnings" in raw else None,
             fields=raw,
+            bring_in=to_units(raw.get("bring_in", 0), scale, "bring_in"),
+            small_bet=to_units(raw.get("small_bet", 0), scale, "small_bet"),
+            big_bet=to_units(raw.get("big_bet", 0), scale, "big_bet"),
         )
     except KeyError as exc:
         raise PhhError(f"{where}: missing field {exc.args[0]!r}") from None
@@ -207,6 +217,27 @@ def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
         raise PhhError(f"{where}: {exc}") from None
     except ArithmeticError:  # decimal overflow on an absurd exponent
         raise PhhError(f"{where}: an amount is out of range") from None
+
+
+def _check_limits(raw: dict[str, Any], variant: str, scale: int) -> None:
+    """The fixed-limit fields PHH requires of FT and F7S, positive and in order; stud has no blinds."""
+    if variant == "NT":
+        return
+    need = ("bring_in", "small_bet", "big_bet") if variant == "F7S" else ("small_bet", "big_bet")
+    amounts: dict[str, int] = {}
+    for name in need:
+        if name not in raw:
+            raise PhhError(f"missing field {name!r} (required for {variant})")
+        amounts[name] = to_units(raw[name], scale, name)
+        if amounts[name] <= 0:
+            raise PhhError(f"field {name!r} must be positive")
+    if amounts["small_bet"] > amounts["big_bet"]:
+        raise PhhError("field 'small_bet' is above 'big_bet'")
+    if variant == "F7S":
+        if amounts["bring_in"] > amounts["small_bet"]:
+            raise PhhError("field 'bring_in' is above 'small_bet'")
+        if any(b != 0 for b in raw.get("blinds_or_straddles", [])):
+            raise PhhError("field 'blinds_or_straddles': stud has a bring-in, not blinds")
 
 
 def _scaled_action(action: str, scale: int) -> str:
@@ -227,10 +258,18 @@ def _scaled_action(action: str, scale: int) -> str:
 
 
 def require_holdem(hand: PhhHand, name: str = "input") -> None:
-    if hand.variant != "NT":
+    """No-limit or fixed-limit hold'em (NT, FT), which `Play` follows."""
+    if hand.variant not in HOLDEM_VARIANTS:
+        require_playable(hand, name)
+        raise PhhError(f"{name} hand {hand.key}: variant {hand.variant!r} is not Texas hold'em")
+
+
+def require_playable(hand: PhhHand, name: str = "input") -> None:
+    """A variant the table plays: NT, FT (hold'em) or F7S (seven-card stud)."""
+    if hand.variant not in PLAYABLE:
         title = VARIANT_NAMES.get(hand.variant, "an unknown variant")
-        raise PhhError(f"{name} hand {hand.key}: variant {hand.variant!r} ({title}) is not no-limit Texas "
-                       f"hold'em; only NT hands can be played")
+        raise PhhError(f"{name} hand {hand.key}: variant {hand.variant!r} ({title}) is not played at the "
+                       f"table; only NT, FT (hold'em) and F7S (seven-card stud) hands can be played")
 
 
 # --- concrete cards -------------------------------------------------------------------------------------
@@ -402,7 +441,7 @@ class Play:
         elif verb == "sd":
             raise PhhError("drawing is not part of hold'em")
         else:
-            raise PhhError("not a no-limit hold'em action")
+            raise PhhError("not a hold'em action")
 
     def _raise(self, i: int, amount_text: str) -> None:
         if not _AMOUNT.fullmatch(amount_text):

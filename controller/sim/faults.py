@@ -100,6 +100,10 @@ class Fault:
     def before_action(self, hp: HandPlay, rnd: Round) -> bool:
         return False
 
+    def bring_in(self, hp: HandPlay, rnd: Round) -> bool:
+        """Stud 3rd street: True when the injector posted (or misposted) the bring-in itself."""
+        return False
+
     def after_hand(self, hp: HandPlay) -> None:
         return None
 

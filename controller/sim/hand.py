@@ -38,6 +38,7 @@ class Hooks(Protocol):
     def after_deal(self, hp: HandPlay) -> None: ...
     def board(self, hp: HandPlay, street: str) -> bool: ...
     def before_action(self, hp: HandPlay, rnd: Round) -> bool: ...
+    def bring_in(self, hp: HandPlay, rnd: Round) -> bool: ...
     def after_hand(self, hp: HandPlay) -> None: ...
 
 STREETS = ("preflop", "flop", "turn", "river")
@@ -85,8 +86,10 @@ class HandPlay:
 
     def __init__(self, *, seating: Seating, sb: int, bb: int, chip: int, profile: Profile,
                  deck: Sequence[str], uids: Mapping[str, str] | None, clock: Clock, rng: random.Random,
-                 policy: Policy, fault: Hooks | None = None, bb_ante: bool = False) -> None:
+                 policy: Policy, fault: Hooks | None = None, bb_ante: bool = False,
+                 game: str | None = None) -> None:
         self.seating = seating
+        self.game = game  # named in hand_start (interfaces.md §1a) in mixed rotations; None: the level's
         self.bb_ante = bb_ante  # the big blind also posts one big blind as ante, after its blind (TDA 2024)
         self.dead_money = 0  # antes: dead money for the main pot
         self.sb, self.bb, self.chip = sb, bb, chip
@@ -166,7 +169,8 @@ class HandPlay:
     # ------------------------------------------------------------------ the hand
     def play(self) -> Outcome:
         if self.fault is None or not self.fault.hand_start(self):
-            self.events.append(HandStart(t=self.clock.after(3.0, 8.0), button=self.seating.button))
+            self.events.append(HandStart(t=self.clock.after(3.0, 8.0), button=self.seating.button,
+                                         game=self.game))
         if self.void:
             return Outcome(void=True, stacks=dict(self.seating.stacks))
         steps = (self.post_blinds, self.deal, self.after_deal)
