@@ -188,7 +188,7 @@ class Engine:
         if ev.sb > ev.bb:
             return self._bad(ev.t, f"level with small blind {ev.sb} above big blind {ev.bb}")
         self.seats.level = Level(sb=ev.sb, bb=ev.bb, ante=ev.ante, chip=ev.chip, ante_mode=ev.ante_mode,
-                                 scale=ev.scale)
+                                 scale=ev.scale, ante_chips=ev.ante_chips)
         return []
 
     def _on_present(self, ev: PresentEvent) -> list[Outcome]:

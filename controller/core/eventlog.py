@@ -118,7 +118,7 @@ def _declared(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """`ante_mode` and `scale` (docs/interfaces.md "Forced bets and units"), only when present."""
+    """`ante_mode`, `scale`, `ante_chips` (docs/interfaces.md "Forced bets and units"), only when present."""
     out: dict[str, Any] = {}
     if "ante_mode" in obj:
         out["ante_mode"] = _choice(obj, "ante_mode", ANTE_MODES)
@@ -127,6 +127,10 @@ def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
         if scale > 10**6 or 10 ** (len(str(scale)) - 1) != scale:
             raise LogError(f"must be a power of ten from 1 to 1000000, got {scale}", field="scale")
         out["scale"] = scale
+    if "ante_chips" in obj:
+        if not isinstance(obj["ante_chips"], bool):
+            raise LogError("must be true or false", field="ante_chips")
+        out["ante_chips"] = obj["ante_chips"]
     return out
 
 
@@ -275,7 +279,7 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
             value = {str(k): v for k, v in value.items()}  # JSON object keys (hand_start posts/dead)
         out[f.name] = list(value) if isinstance(value, tuple) else value
     if isinstance(event, LevelEvent):
-        for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1)):
+        for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1), ("ante_chips", False)):
             if out.get(name) == default:
                 out.pop(name)
     if event.source is not None:

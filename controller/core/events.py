@@ -50,6 +50,7 @@ class LevelEvent(BaseEvent):
     # import of a $0.10/$0.25 game plays in cents: scale 100); exports divide by it.
     ante_mode: str = "each"
     scale: int = 1
+    ante_chips: bool = False  # the chip readers report antes: chips before the deal include them (antes.py)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -15,6 +15,7 @@ class Level:
     chip: int = 1
     ante_mode: str = "each"  # who posts the ante: every seat, the big blind ("bb") or the button
     scale: int = 1  # log units per unit of the hand's money (exports divide by it)
+    ante_chips: bool = False  # chips events before the deal include the antes (controller/core/antes.py)
 
 
 @dataclass(kw_only=True, slots=True)

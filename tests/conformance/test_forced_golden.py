@@ -180,4 +180,4 @@ def test_straddle_not_posted_and_straddle_from_the_wrong_seat_are_alerted() -> N
                  and not any(c.TYPE == "chips" and c.seat == e.seat for c in events[:i + 1]))  # type: ignore[attr-defined]
     wrong = [*events[:i], dataclasses.replace(events[i], seat=other), *events[i + 1:]]  # type: ignore[type-var]
     codes = _codes(wrong)
-    assert ("BLIND_WRONG", other) in codes and ("DEAL_BEFORE_BLINDS", straddler) in codes
+    assert ("STRADDLE_OUT_OF_TURN", other) in codes and ("DEAL_BEFORE_BLINDS", straddler) in codes
