@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from controller.core.cards import FULL_DECK
 from controller.core.events import DeckEvent, Event, LevelEvent, SeatEvent
 from controller.core.profiles import Profile, get_profile
-from controller.sim.faults import FAULTS
+from controller.sim.faults import ANTE_FAULTS, FAULTS
 from controller.sim.hand import Clock, HandPlay, Seating
 from controller.sim.players import Policy, Style
 
@@ -83,7 +83,9 @@ class VirtualTable:
         if ante not in ("none", "bb"):
             raise ValueError(f"ante must be none or bb, got {ante!r}")
         self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
-        self.fault_kinds = tuple(sorted(faults if faults is not None else FAULTS))
+        # Ante injectors only where there is an ante (so the other tables' seeds draw as before).
+        kinds = faults if faults is not None else [k for k in FAULTS if self.bb_ante or k not in ANTE_FAULTS]
+        self.fault_kinds = tuple(sorted(kinds))
         unknown = [k for k in self.fault_kinds if k not in FAULTS]
         if unknown:
             raise ValueError(f"no injector for {', '.join(unknown)} (have {', '.join(sorted(FAULTS))})")
@@ -141,7 +143,8 @@ class VirtualTable:
             st.level_announced = level
             sb, bb = LEVELS[level]
             ante, mode = (bb, "bb") if self.bb_ante else (0, "each")
-            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=ante, ante_mode=mode))
+            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=ante, ante_mode=mode,
+                                           ante_chips=self.bb_ante))  # the readers see the ante
         st.t = clock.t
 
     def _seat_everyone(self, clock: Clock) -> None:
