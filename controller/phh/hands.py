@@ -90,6 +90,14 @@ class PhhHand:
 
     def forced(self) -> ForcedBets:
         """The hand's forced bets as data (player indices for seats); what cannot be played is refused."""
+        cached: ForcedBets | None = self.__dict__.get("_forced")
+        if cached is not None:  # asked several times per import; the hand is immutable
+            return cached
+        fb = self._forced()
+        self.__dict__["_forced"] = fb
+        return fb
+
+    def _forced(self) -> ForcedBets:
         sb_i, bb_i = self.blind_indices()
         antes = [self.ante_of(i) for i in range(self.n)]
         paying = [i for i, a in enumerate(antes) if a]
@@ -255,6 +263,8 @@ def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[P
     """
     known: set[str] = set()
     shown_later: dict[str, list[str]] = {}  # a hand dealt as ???? but shown at the end: the shown cards
+    if not invent and not any("?" in a for a in hand.actions):
+        return hand, []  # nothing unknown and nothing to invent: the hand as it is
     for a in hand.actions:
         words = a.split("#")[0].split()
         for w in words[2:]:
@@ -369,7 +379,7 @@ class Play:
             self._record(p.seat, kind, self.street_bets[p.seat], added)
 
     def _record(self, i: int, action: RecordedAction, total: int, added: int) -> None:
-        seat = self.hand.seat_numbers()[i]
+        seat = self.hand.seats[i] if self.hand.seats else i + 1  # seat_numbers(), without the copy
         self.records.append(ActionRecord(t=0.0, street=STREETS[self.street], seat=seat, action=action,
                                          total=total, added=added))
 
