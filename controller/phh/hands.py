@@ -18,6 +18,7 @@ from typing import Any, Literal
 from controller.core.cards import FULL_DECK, is_card
 from controller.core.forced import UNKNOWN_STACK, AnteMode, ForcedBets, Post, posts_due
 from controller.core.record import ActionRecord, BetStreet, HandRecord, RecordedAction
+from controller.phh import fasttoml
 from controller.phh.amounts import AmountError, result_list, to_units, unit_scale, units_list
 from controller.phh.fields import FieldError, check_fields, check_shape
 
@@ -148,7 +149,9 @@ def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
 def parse_phh_lenient(text: str, *, name: str = "input") -> tuple[list[PhhHand], list[PhhError]]:
     """The hands that can be read and one error per hand that cannot (a broken file: one error)."""
     try:
-        data = tomllib.loads(text, parse_float=Decimal)
+        data = fasttoml.loads(text)  # the plain PHH subset, fast; anything else (and every error): tomllib
+        if data is None:
+            data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"{name}: not PHH/TOML ({exc})") from None
     except RecursionError:
