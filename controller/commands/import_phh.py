@@ -8,11 +8,12 @@ import sys
 from controller.core.eventlog import dumps_event
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES
 from controller.phh import PhhError
-from controller.phh.hands import parse_phh_lenient
+from controller.phh.hands import PLAYABLE, parse_phh_lenient
 from controller.phh.importer import hands_to_events
 
 NAME = "import-phh"
-HELP = "turn PHH/PHHS hand histories (no-limit hold'em) into table event logs for `cardtable replay`"
+HELP = ("turn PHH/PHHS hand histories (no- and fixed-limit hold'em, fixed-limit seven-card stud) into table "
+        "event logs for `cardtable replay`")
 MAX_BYTES = 64 * 1024 * 1024  # a bound on what one file may ask of the importer
 
 
@@ -56,9 +57,9 @@ def _events(args: argparse.Namespace, text: str) -> tuple[int, str] | None:
     for exc in errors:
         _say(f"skipped: {exc}")
     if skip:
-        for h in (h for h in hands if h.variant != "NT"):
+        for h in (h for h in hands if h.variant not in PLAYABLE):
             _say(f"skipped hand {h.key} (variant {h.variant})")
-        hands = [h for h in hands if h.variant == "NT"]
+        hands = [h for h in hands if h.variant in PLAYABLE]
     skipped: list[PhhError] = []
     events = hands_to_events(hands, name=args.file, max_seats=PROFILES[args.profile].max_seats,
                              on_error=skipped.append if skip else None)
@@ -66,7 +67,7 @@ def _events(args: argparse.Namespace, text: str) -> tuple[int, str] | None:
         _say(f"skipped: {exc}")
     played = len(hands) - len(skipped)
     if played == 0:
-        _say(f"{args.file}: no no-limit hold'em hand could be imported")
+        _say(f"{args.file}: no hand could be imported (the table plays NT, FT and F7S)")
         return None
     return played, "".join(dumps_event(ev) + "\n" for ev in events)
 

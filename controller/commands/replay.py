@@ -45,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         with stream:
             for line, event in read_events(_text_lines(stream), max_seat=profile.max_seats):
-                for outcome in engine.feed(event):
+                outcomes = engine.feed(event)
+                if phh is not None:  # the level and the cards of each hand, for FT and F7S
+                    phh.event(event, engine.hand, engine.current.level if engine.hand else None)
+                for outcome in outcomes:
                     if phh is not None:
                         _collect(phh, outcome)
                     if isinstance(outcome, Alert):

@@ -71,7 +71,13 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same hands)")
     p.add_argument("--ante", choices=("none", "bb"), default="none",
                    help="bb: a big-blind ante of one big blind, TDA 2024 (level event ante_mode bb)")
-    p.add_argument("--seats", type=int, default=9, help="seats at the table, 2…10 (default 9)")
+    p.add_argument("--seats", type=int, default=None,
+                   help="seats at the table, 2…10 (default 9; stud and mixed 2…7, default 7)")
+    p.add_argument("--game", choices=("holdem", "stud", "mixed"), default="holdem",
+                   help="holdem (no limit, default), stud (fixed-limit seven-card stud, 002) or mixed "
+                        "(limit hold'em and stud alternating every --rotate hands, HORSE's H and S)")
+    p.add_argument("--rotate", type=int, default=8, metavar="N",
+                   help="with --game mixed: hands per game before the rotation switches (default 8)")
     p.add_argument("--speed", type=_speed, default=None, metavar="fast|real|N",
                    help="fast (default: as fast as the daemon takes events), real, or N× real time")
     p.add_argument("--inject", type=_share, default=0.3, metavar="RATE",
@@ -150,7 +156,7 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
     daemon.health.clock = clock
     table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile,
-                         ante=args.ante, reactions=args.reactions)
+                         ante=args.ante, reactions=args.reactions, game=args.game, rotate=args.rotate)
     sources: list[Source] = []
     routes: list[Route] = []
     direct = args.direct or args.state_dir is not None
@@ -251,8 +257,15 @@ def run_room(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 2 <= args.seats <= 10:
-        print(f"cardtable {NAME}: --seats must be 2…10, got {args.seats}", file=sys.stderr)
+    if args.seats is None:
+        args.seats = 9 if args.game == "holdem" else 7
+    most = 10 if args.game == "holdem" else 7  # stud: 7 cards each from one deck (docs/simulator.md)
+    if not 2 <= args.seats <= most:
+        print(f"cardtable {NAME}: --seats must be 2…{most} for {args.game}, got {args.seats}",
+              file=sys.stderr)
+        return 2
+    if args.rotate < 1:
+        print(f"cardtable {NAME}: --rotate must be at least 1", file=sys.stderr)
         return 2
     if args.hands < 1:
         print(f"cardtable {NAME}: --hands must be at least 1", file=sys.stderr)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.core.alerts import Alert
+from controller.core.events import CardSeen, DeckEvent, Event, HandStart
 from controller.core.forced import UNKNOWN_STACK
+from controller.core.table import Level
 
 _STREET_BOARD = {"flop": (0, 3), "turn": (3, 4), "river": (4, 5)}
 _STREET_ORDER = ("preflop", "flop", "turn", "river")
@@ -27,12 +30,26 @@ def summary_json(summary: Mapping[str, Any]) -> str:
     return json.dumps(summary, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
-def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
+@dataclass(kw_only=True)
+class TableSeen:
+    """What the table saw of one hand beyond its summary: the level in force (game and betting structure,
+    interfaces.md §1a) and every seat's cards in the order they were dealt (stud writes them per street)."""
+
+    level: Level | None = None
+    cards: dict[int, list[str]] = field(default_factory=dict)
+
+
+def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = (), seen: TableSeen | None = None) -> str:
     """One hand as PHH (TOML). Players p1…pN are the dealt-in seats from the left of the button.
 
     Burns and irregularities have no PHH action; they go into the user-defined fields `_burns` and
     `_irregularities` (and a comment), so PHH readers that do not know them still read the hand.
+    Fixed-limit hold'em is `FT` and fixed-limit stud `F7S` when `seen` names the level (stud:
+    controller.core.history.stud_lines).
     """
+    if variant(summary, seen) == "F7S":
+        assert seen is not None and seen.level is not None
+        return stud_text(summary, alerts, seen)
     seats = [int(s["seat"]) for s in summary["seats"]]
     index = {seat: i for i, seat in enumerate(seats)}
     blinds = summary["blinds"]
@@ -45,12 +62,20 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     irregular = [a for a in alerts if a.severity != "info"]
     for a in irregular:
         lines.append(f"# {a.code} ({a.severity}) seat {a.seat}: {a.message}")
+    code = variant(summary, seen) or "NT"
+    if code == "FT":  # fixed-limit hold'em: PHH names the two bet sizes instead of min_bet
+        lv = seen.level if seen is not None and seen.level is not None else None
+        small = lv.small_bet or lv.bb if lv is not None else int(blinds["small_bet"])
+        big = lv.big_bet or 2 * small if lv is not None else int(blinds["big_bet"])
+        sizes = [f"small_bet = {file_amount(small, scale)}", f"big_bet = {file_amount(big, scale)}"]
+    else:
+        sizes = [f"min_bet = {file_amount(blinds['bb'], scale)}"]
     lines += [
-        'variant = "NT"',
+        f"variant = {_q(code)}",
         "ante_trimming_status = false",
         f"antes = {_amounts(_antes(summary, index), scale)}",
         f"blinds_or_straddles = {_amounts(_blinds(summary, index), scale)}",
-        f"min_bet = {file_amount(blinds['bb'], scale)}",
+        *sizes,
         f"starting_stacks = {_amounts((s['start'] for s in summary['seats']), scale)}",
         "actions = [",
         *(f"  {_q(a)}," for a in phh_actions(summary, index)),
@@ -67,6 +92,16 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = ()) -> str:
     lines.append(f"_burns = {_list(burns)}")
     lines.append(f"_irregularities = {_list(f'{a.code} seat {a.seat}: {a.message}' for a in irregular)}")
     return "\n".join(lines) + "\n"
+
+
+def variant(summary: Mapping[str, Any], seen: TableSeen | None = None) -> str | None:
+    """The PHH variant of a hand: NT (no-limit hold'em), FT (fixed-limit hold'em), F7S (fixed-limit stud);
+    None for a game and structure PHH has no code for (pot-, spread- or split-limit stud or hold'em)."""
+    blinds = summary.get("blinds", {})
+    level = seen.level if seen is not None else None
+    game = summary.get("game") or blinds.get("game") or (level.game if level else "holdem")
+    limit = blinds.get("limit") or (level.limit if level else "no")
+    return {("holdem", "no"): "NT", ("holdem", "fixed"): "FT", ("stud7", "fixed"): "F7S"}.get((game, limit))
 
 
 def file_amount(units: int, scale: int = 1) -> str:
@@ -193,21 +228,129 @@ class PhhCollector:
     def __init__(self) -> None:
         self.alerts: dict[int, list[Alert]] = {}
         self.hands: list[str] = []
-        self.skipped = 0  # finished hands of a game the PHH writer does not export (stud, for now)
+        self.skipped = 0  # finished hands of a game/structure PHH has no variant for
+        self.seen: dict[int, TableSeen] = {}
+        self._uids: dict[str, str] = {}
+        self._hand = 0
+
+    def event(self, ev: Event, hand: int, level: Level | None) -> None:
+        """An event the engine has just taken; `hand` is the engine's hand number now, `level` the level
+        in force. Keeps each hand's level and cards (what a summary does not carry)."""
+        if isinstance(ev, DeckEvent):
+            self._uids = dict(ev.cards)
+        elif isinstance(ev, HandStart):
+            self._hand = hand
+            self.seen[hand] = TableSeen(level=level)
+        elif isinstance(ev, CardSeen) and ev.zone.startswith("seat") and self._hand in self.seen:
+            card = ev.card or (self._uids.get(ev.uid, "??") if ev.uid else "??")
+            self.seen[self._hand].cards.setdefault(int(ev.zone[4:]), []).append(card)
 
     def alert(self, alert: Alert) -> None:
         self.alerts.setdefault(alert.hand, []).append(alert)
 
     def summary(self, hand: int, payload: Mapping[str, Any]) -> None:
-        """A finished hand; misdealt (void) hands have no result and are left out, and so are hands of a
-        game this writer does not know yet (a `game` in the summary: stud's PHH export is issue 13's
-        PHH part), counted in `skipped`."""
+        """A finished hand; misdealt (void) hands have no result and are left out."""
         alerts = self.alerts.pop(hand, [])
-        if "game" in payload:
-            self.skipped += 1
-            return
+        seen = self.seen.pop(hand, None)
         if "seats" in payload and payload.get("ended") in ("fold", "showdown"):
-            self.hands.append(phh_text(payload, alerts))
+            if variant(payload, seen) is None:
+                self.skipped += 1  # no PHH variant for this game and structure
+                return
+            self.hands.append(phh_text(payload, alerts, seen))
 
     def text(self) -> str:
         return phhs_text(self.hands)
+
+
+# --- fixed-limit seven-card stud (PHH F7S) ----------------------------------------------------------------
+_STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+_STUD_UP = (False, False, True, True, True, True, False)  # 002 §2–7: the face of the 1st … 7th card
+
+
+def stud_text(summary: Mapping[str, Any], alerts: Sequence[Alert], seen: TableSeen) -> str:
+    """One stud hand as PHH F7S: antes, bring-in, small and big bet; each player's cards per street as
+    `d dh` (down-cards only when the hand was shown, as `??` otherwise; up-cards always: the table saw
+    them), the bring-in as `pb`, completions, bets and raises as `cbr`, shown hands as `sm`."""
+    assert seen.level is not None
+    lv = seen.level
+    seats = [int(s["seat"]) for s in summary["seats"]]  # from the dealer's left
+    index = {seat: i for i, seat in enumerate(seats)}
+    scale = int(summary["blinds"].get("scale", 1))
+    antes = _posted(summary, index, "post_ante", int(summary["blinds"]["ante"]))
+    irregular = [a for a in alerts if a.severity != "info"]
+    lines = [f"# cardtable hand {summary['hand']} at table {summary['table']} (seven-card stud)"]
+    lines += [f"# {a.code} ({a.severity}) seat {a.seat}: {a.message}" for a in irregular]
+    lines += [
+        'variant = "F7S"',
+        "ante_trimming_status = true",
+        f"antes = {_amounts(antes, scale)}",
+        f"bring_in = {file_amount(lv.bring_in, scale)}",
+        f"small_bet = {file_amount(lv.small_bet, scale)}",
+        f"big_bet = {file_amount(lv.big_bet or 2 * lv.small_bet, scale)}",
+        f"starting_stacks = {_amounts((s['start'] for s in summary['seats']), scale)}",
+        "actions = [",
+        *(f"  {_q(a)}," for a in stud_actions(summary, index, seen, lv.bring_in, scale)),
+        "]",
+        *_result_lines(summary, scale),
+        f"seats = {_list(seats)}",
+        f"hand = {int(summary['hand'])}",
+        f"table = {_q(str(summary['table']))}",
+    ]
+    names = [s.get("player") for s in summary["seats"]]
+    if any(n is not None for n in names):
+        labels = [str(n) if n is not None else f"seat {s}" for n, s in zip(names, seats, strict=True)]
+        lines.append(f"players = {_list(labels)}")
+    lines.append(f"_irregularities = {_list(f'{a.code} seat {a.seat}: {a.message}' for a in irregular)}")
+    return "\n".join(lines) + "\n"
+
+
+def stud_actions(summary: Mapping[str, Any], index: Mapping[int, int], seen: TableSeen, bring_in: int,
+                 scale: int = 1) -> list[str]:
+    """The deal street by street, the betting, and the shown hands as PHH action strings."""
+    shown: Mapping[str, list[str]] = summary.get("shown", {})
+    cards = {seat: list(seen.cards.get(seat, [])) for seat in index}
+
+    def face(seat: int, k: int) -> str:
+        card = cards[seat][k] if k < len(cards[seat]) else "??"
+        known = _STUD_UP[k] or card in shown.get(str(seat), [])
+        return card if known else "??"
+
+    def deal(street: int) -> list[str]:
+        ks = range(3) if street == 0 else (street + 2,)
+        return [f"d dh p{i + 1} {''.join(face(seat, k) for k in ks)}" for seat, i in index.items()
+                if len(cards[seat]) > max(ks)]
+
+    out = deal(0)
+    street, street_max = 0, 0
+    bets = [a for a in summary["actions"] if not str(a["action"]).startswith("post_")]
+    for a in bets:
+        k = _STUD_STREETS.index(a["street"]) if a["street"] in _STUD_STREETS else street
+        while k > street:
+            street += 1
+            out += deal(street)
+            street_max = 0
+        if street == 0 and street_max == 0 and a["action"] == "bet" and int(a["total"]) <= bring_in:
+            out.append(f"p{index[a['seat']] + 1} pb")
+        else:
+            out.append(_action(a, index, street_max, scale))
+        street_max = max(street_max, int(a["total"]))
+    while street < 4 and any(len(c) > street + 3 for c in cards.values()):
+        street += 1  # streets dealt without betting (everyone all-in)
+        out += deal(street)
+    folded = {a["seat"] for a in bets if a["action"] == "fold"}
+    live = [seat for seat in index if seat not in folded]
+    if len(live) > 1:
+        for seat in _stud_show_order(bets, live):
+            full = all(c in shown.get(str(seat), []) for c in cards[seat]) and len(cards[seat]) == 7
+            out.append(f"p{index[seat] + 1} sm {''.join(cards[seat])}" if full else f"p{index[seat] + 1} sm")
+    return out
+
+
+def _stud_show_order(bets: Sequence[Mapping[str, Any]], live: list[int]) -> list[int]:
+    """The last bettor or raiser of the last betting round first, else its first actor; then clockwise
+    from the dealer's left (the order PokerKit shows stud hands in)."""
+    last = [a for a in bets if a["street"] == bets[-1]["street"]] if bets else []
+    aggressive = [a["seat"] for a in last if a["action"] in ("bet", "raise", "allin") and a["seat"] in live]
+    first = aggressive[-1] if aggressive else next((a["seat"] for a in last if a["seat"] in live), live[0])
+    i = live.index(first)
+    return live[i:] + live[:i]

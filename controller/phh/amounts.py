@@ -14,7 +14,8 @@ from typing import Any
 
 from controller.core.forced import UNKNOWN_STACK
 
-INPUT_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "min_bet")
+INPUT_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "min_bet", "bring_in", "small_bet",
+                "big_bet")
 MAX_PLACES = 6  # a millionth of the file's unit: finer amounts are refused, not rounded
 MAX_UNITS = UNKNOWN_STACK // 1000  # a known amount above this is refused (unknown stacks sit above it)
 

@@ -1,4 +1,4 @@
-"""The PHH standard's fields for a no-limit hold'em hand: each one read, kept as information, or refused.
+"""The PHH standard's fields for the variants the table plays (NT, FT, F7S): read, kept, or refused.
 
 Nothing is dropped silently: a field the standard defines is either used by the importer (READ), kept as
 information that does not change play (INFO), or refused by name (REFUSED: it would change the hand and
@@ -35,16 +35,27 @@ class FieldError(ValueError):
     """A field the importer cannot accept (one line, names the field)."""
 
 
-def check_fields(raw: Mapping[str, Any]) -> None:
+# Per variant, the REFUSED fields it reads after all (PHH's required-field table: fixed-limit hold'em has
+# small and big bets, fixed-limit stud a bring-in and small and big bets and no blinds).
+VARIANT_READS: dict[str, frozenset[str]] = {
+    "NT": frozenset(),
+    "FT": frozenset({"small_bet", "big_bet"}),
+    "F7S": frozenset({"bring_in", "small_bet", "big_bet"}),
+}
+TITLES = {"NT": "no-limit hold'em", "FT": "fixed-limit hold'em", "F7S": "fixed-limit seven-card stud"}
+
+
+def check_fields(raw: Mapping[str, Any], variant: str = "NT") -> None:
     """Refuse, by name, any field that would change the hand, and any field the standard does not know."""
+    extra = VARIANT_READS.get(variant, frozenset())
     for name, value in raw.items():
-        if name in READ or name in INFO or name.startswith("_"):
+        if name in READ or name in INFO or name in extra or name.startswith("_"):
             continue
         if name in REFUSED:
             if value in (0, None, False):
                 continue  # present but without effect (e.g. rake = 0)
-            raise FieldError(f"field {name!r} ({REFUSED[name]}) is not part of no-limit hold'em as the table "
-                             f"plays it")
+            raise FieldError(f"field {name!r} ({REFUSED[name]}) is not part of "
+                             f"{TITLES.get(variant, variant)} as the table plays it")
         raise FieldError(f"field {name!r} is not a PHH field (user-defined fields start with '_')")
 
 

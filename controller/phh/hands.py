@@ -3,7 +3,8 @@
 A .phh file is TOML; a .phhs file is TOML whose tables [1], [2], … are hands. Amounts may be decimals
 (cash games in dollars): the file's input amounts are scaled by one power of ten so all become integers
 (see amounts.py; the results are never used for the unit).
-Only no-limit Texas hold'em (variant "NT") can be played through; other variants are rejected by name.
+No-limit and fixed-limit Texas hold'em ("NT", "FT") are played through here, fixed-limit seven-card stud
+("F7S") in controller/phh/stud.py; other variants are rejected by name.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Literal
 from controller.core.cards import FULL_DECK, is_card
 from controller.core.forced import UNKNOWN_STACK, AnteMode, ForcedBets, Post, posts_due
 from controller.core.record import ActionRecord, BetStreet, HandRecord, RecordedAction
+from controller.phh import fasttoml
 from controller.phh.amounts import AmountError, result_list, to_units, unit_scale, units_list
 from controller.phh.fields import FieldError, check_fields, check_shape
 
@@ -28,6 +30,8 @@ VARIANT_NAMES = {
     "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
 }
 STREETS: tuple[BetStreet, ...] = ("preflop", "flop", "turn", "river")
+HOLDEM_VARIANTS = ("NT", "FT")
+PLAYABLE = ("NT", "FT", "F7S")  # the variants the table plays: hold'em (no and fixed limit) and stud
 _PLAYER = re.compile(r"p[0-9]{1,3}")
 _AMOUNT = re.compile(r"[0-9]{1,20}")
 MAX_ACTIONS = 1_000  # far above any real hand; bounds the work a hostile file can ask for
@@ -58,6 +62,9 @@ class PhhHand:
     finishing_stacks: list[Decimal] | None = None
     winnings: list[Decimal] | None = None
     fields: dict[str, Any] = field(default_factory=dict)
+    bring_in: int = 0  # F7S: the bring-in; FT and F7S: the small and big bet (PHH required fields)
+    small_bet: int = 0
+    big_bet: int = 0
 
     @property
     def n(self) -> int:
@@ -90,6 +97,14 @@ class PhhHand:
 
     def forced(self) -> ForcedBets:
         """The hand's forced bets as data (player indices for seats); what cannot be played is refused."""
+        cached: ForcedBets | None = self.__dict__.get("_forced")
+        if cached is not None:  # asked several times per import; the hand is immutable
+            return cached
+        fb = self._forced()
+        self.__dict__["_forced"] = fb
+        return fb
+
+    def _forced(self) -> ForcedBets:
         sb_i, bb_i = self.blind_indices()
         antes = [self.ante_of(i) for i in range(self.n)]
         paying = [i for i, a in enumerate(antes) if a]
@@ -140,7 +155,9 @@ def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
 def parse_phh_lenient(text: str, *, name: str = "input") -> tuple[list[PhhHand], list[PhhError]]:
     """The hands that can be read and one error per hand that cannot (a broken file: one error)."""
     try:
-        data = tomllib.loads(text, parse_float=Decimal)
+        data = fasttoml.loads(text)  # the plain PHH subset, fast; anything else (and every error): tomllib
+        if data is None:
+            data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"{name}: not PHH/TOML ({exc})") from None
     except RecursionError:
@@ -182,11 +199,12 @@ def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
             raise PhhError("field 'actions' must be a list of strings")
         if len(actions_raw) > MAX_ACTIONS:
             raise PhhError(f"field 'actions' holds {len(actions_raw)} actions (at most {MAX_ACTIONS})")
-        if variant == "NT":
-            check_fields(raw)
+        if variant in PLAYABLE:
+            check_fields(raw, variant)
             check_shape(raw, len(stacks))
             if not 2 <= len(stacks) <= 99:
                 raise PhhError(f"field 'starting_stacks': {len(stacks)} players (2 to 99)")
+            _check_limits(raw, variant, scale)
         actions = [_scaled_action(a, scale) for a in actions_raw]
         return PhhHand(
             key=key, variant=variant, scale=scale, starting_stacks=stacks, actions=actions,
@@ -200,6 +218,9 @@ def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
                               if "finishing_stacks" in raw else None),
             winnings=result_list(raw["winnings"], "winnings") if "winnings" in raw else None,
             fields=raw,
+            bring_in=to_units(raw.get("bring_in", 0), scale, "bring_in"),
+            small_bet=to_units(raw.get("small_bet", 0), scale, "small_bet"),
+            big_bet=to_units(raw.get("big_bet", 0), scale, "big_bet"),
         )
     except KeyError as exc:
         raise PhhError(f"{where}: missing field {exc.args[0]!r}") from None
@@ -207,6 +228,27 @@ def _hand(key: str, raw: dict[str, Any], scale: int, name: str) -> PhhHand:
         raise PhhError(f"{where}: {exc}") from None
     except ArithmeticError:  # decimal overflow on an absurd exponent
         raise PhhError(f"{where}: an amount is out of range") from None
+
+
+def _check_limits(raw: dict[str, Any], variant: str, scale: int) -> None:
+    """The fixed-limit fields PHH requires of FT and F7S, positive and in order; stud has no blinds."""
+    if variant == "NT":
+        return
+    need = ("bring_in", "small_bet", "big_bet") if variant == "F7S" else ("small_bet", "big_bet")
+    amounts: dict[str, int] = {}
+    for name in need:
+        if name not in raw:
+            raise PhhError(f"missing field {name!r} (required for {variant})")
+        amounts[name] = to_units(raw[name], scale, name)
+        if amounts[name] <= 0:
+            raise PhhError(f"field {name!r} must be positive")
+    if amounts["small_bet"] > amounts["big_bet"]:
+        raise PhhError("field 'small_bet' is above 'big_bet'")
+    if variant == "F7S":
+        if amounts["bring_in"] > amounts["small_bet"]:
+            raise PhhError("field 'bring_in' is above 'small_bet'")
+        if any(b != 0 for b in raw.get("blinds_or_straddles", [])):
+            raise PhhError("field 'blinds_or_straddles': stud has a bring-in, not blinds")
 
 
 def _scaled_action(action: str, scale: int) -> str:
@@ -227,10 +269,18 @@ def _scaled_action(action: str, scale: int) -> str:
 
 
 def require_holdem(hand: PhhHand, name: str = "input") -> None:
-    if hand.variant != "NT":
+    """No-limit or fixed-limit hold'em (NT, FT), which `Play` follows."""
+    if hand.variant not in HOLDEM_VARIANTS:
+        require_playable(hand, name)
+        raise PhhError(f"{name} hand {hand.key}: variant {hand.variant!r} is not Texas hold'em")
+
+
+def require_playable(hand: PhhHand, name: str = "input") -> None:
+    """A variant the table plays: NT, FT (hold'em) or F7S (seven-card stud)."""
+    if hand.variant not in PLAYABLE:
         title = VARIANT_NAMES.get(hand.variant, "an unknown variant")
-        raise PhhError(f"{name} hand {hand.key}: variant {hand.variant!r} ({title}) is not no-limit Texas "
-                       f"hold'em; only NT hands can be played")
+        raise PhhError(f"{name} hand {hand.key}: variant {hand.variant!r} ({title}) is not played at the "
+                       f"table; only NT, FT (hold'em) and F7S (seven-card stud) hands can be played")
 
 
 # --- concrete cards -------------------------------------------------------------------------------------
@@ -255,6 +305,8 @@ def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[P
     """
     known: set[str] = set()
     shown_later: dict[str, list[str]] = {}  # a hand dealt as ???? but shown at the end: the shown cards
+    if not invent and not any("?" in a for a in hand.actions):
+        return hand, []  # nothing unknown and nothing to invent: the hand as it is
     for a in hand.actions:
         words = a.split("#")[0].split()
         for w in words[2:]:
@@ -369,7 +421,7 @@ class Play:
             self._record(p.seat, kind, self.street_bets[p.seat], added)
 
     def _record(self, i: int, action: RecordedAction, total: int, added: int) -> None:
-        seat = self.hand.seat_numbers()[i]
+        seat = self.hand.seats[i] if self.hand.seats else i + 1  # seat_numbers(), without the copy
         self.records.append(ActionRecord(t=0.0, street=STREETS[self.street], seat=seat, action=action,
                                          total=total, added=added))
 
@@ -402,7 +454,7 @@ class Play:
         elif verb == "sd":
             raise PhhError("drawing is not part of hold'em")
         else:
-            raise PhhError("not a no-limit hold'em action")
+            raise PhhError("not a hold'em action")
 
     def _raise(self, i: int, amount_text: str) -> None:
         if not _AMOUNT.fullmatch(amount_text):

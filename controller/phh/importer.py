@@ -30,6 +30,7 @@ from controller.core.events import (
     SeatEvent,
 )
 from controller.phh.hands import PhhError, PhhHand, Play, concretize, require_holdem
+from controller.phh.stud import StudPlay
 
 
 @dataclass(kw_only=True)
@@ -101,6 +102,23 @@ def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int
     occupied: set[int] = set()
     events: list[Event] = []
     for hand in hands:
+        if hand.variant == "F7S":
+            try:
+                stud = StudPlay.run(hand, name)
+                if not 2 <= hand.n <= max_seats:
+                    raise PhhError(f"{name} hand {hand.key}: {hand.n} players do not fit a {max_seats}-seat "
+                                   f"table")
+            except PhhError as exc:
+                if on_error is None:
+                    raise
+                on_error(exc)
+                continue
+            seats = list(range(1, hand.n + 1))  # p1 sits at the dealer's left (interfaces.md §1a)
+            events += _stud_setup(hand, seats, occupied, clock)
+            occupied = set(seats)
+            events += _stud_events(stud, seats, clock)
+            clock.tick(10.0)
+            continue
         try:
             play = _playable(hand, name)
             if not 2 <= hand.n <= max_seats - 1:
@@ -142,8 +160,10 @@ def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clo
         player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
         out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
     fb = hand.forced()  # checked by _playable
+    limit = {"limit": "fixed", "small_bet": hand.small_bet, "big_bet": hand.big_bet} if hand.variant == "FT" \
+        else {}
     out.append(LevelEvent(t=clock.tick(0.5), sb=fb.sb, bb=fb.bb, ante=fb.ante, chip=1, ante_mode=fb.ante_mode,
-                          scale=hand.scale))
+                          scale=hand.scale, game="holdem", **limit))  # type: ignore[arg-type]
     sb_i = hand.blind_indices()[0]
     straddles = fb.straddles or None
     posts = {seats[i]: a for i, a in (fb.posts or {}).items()} or None
@@ -251,3 +271,70 @@ def _to_muck(seat: int, cards: list[str], clock: _Clock) -> list[Event]:
 def _read(card: str) -> dict[str, Any]:
     """The card as the readers report it: unread for a card the history does not name (`??`)."""
     return {"card": card} if is_card(card) else {"unread": True}
+
+
+# --- seven-card stud (F7S) --------------------------------------------------------------------------------
+def _stud_setup(hand: PhhHand, seats: list[int], occupied: set[int], clock: _Clock) -> list[Event]:
+    """Seats, the stud level (§1a: game, fixed limit, ante, bring-in, bets), hand_start, the antes."""
+    out: list[Event] = []
+    for s in sorted(occupied - set(seats)):
+        out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=None, stack=0))
+    for i, s in enumerate(seats):
+        player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
+        out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
+    ante = max((hand.ante_of(i) for i in range(hand.n)), default=0)
+    out.append(LevelEvent(t=clock.tick(0.5), sb=0, bb=0, ante=ante, chip=1,  # stud has no blinds (§1a)
+                          scale=hand.scale, game="stud7", limit="fixed", bring_in=hand.bring_in,
+                          small_bet=hand.small_bet, big_bet=hand.big_bet))
+    out.append(HandStart(t=clock.tick(), button=None, game="stud7"))
+    for i, s in enumerate(seats):
+        amount = min(hand.ante_of(i), hand.starting_stacks[i])
+        if amount > 0:
+            out.append(ChipsEvent(t=clock.tick(0.5), seat=s, amount=amount))
+    return out
+
+
+def _stud_card(zone: str, card: str, up: bool, clock: _Clock) -> list[Event]:
+    """A card dealt to a seat; an up-card is followed by its `exposed` event (interfaces.md §1a)."""
+    out: list[Event] = [CardSeen(t=clock.tick(0.5), zone=zone, **_read(card))]
+    if up:
+        out.append(Exposed(t=clock.tick(0.5), zone=zone, card=card))
+    return out
+
+
+def _stud_events(play: StudPlay, seats: list[int], clock: _Clock) -> list[Event]:
+    """3rd street one card at a time (two rounds down, one up), then every action and street in order."""
+    out: list[Event] = []
+    third = [st for st in play.steps if st.step.kind == "hole" and st.street == 0]
+    for k in range(3):
+        for st in third:
+            assert st.step.player is not None
+            out += _stud_card(f"seat{seats[st.step.player]}", st.step.cards[k], st.up[k], clock)
+    shown_later: list[tuple[int, str]] = []
+    for st in play.steps:
+        step = st.step
+        if step.kind == "hole" and st.street == 0:
+            continue
+        assert step.player is not None
+        seat = seats[step.player]
+        if step.kind == "hole":
+            for c, up in zip(step.cards, st.up, strict=True):
+                out += _stud_card(f"seat{seat}", c, up, clock)
+        elif step.kind == "act" and step.idle:
+            continue
+        elif step.kind == "act" and step.action == "fold":
+            out.append(ActionEvent(t=clock.tick(0.5), seat=seat, action="fold"))
+            out += _to_muck(seat, play.cards.get(step.player, []), clock)
+        elif step.kind == "act" and step.action == "check":
+            out.append(ActionEvent(t=clock.tick(0.5), seat=seat, action="check"))
+        elif step.kind == "act":
+            out.append(ActionEvent(t=clock.tick(0.5), seat=seat, action=step.action,  # type: ignore[arg-type]
+                                   amount=step.total))
+        elif step.kind == "show":
+            up = set(play.up.get(step.player, []))
+            shown_later += [(seat, c) for c in step.cards if is_card(c) and c not in up]
+        elif step.kind == "muck":
+            out += _to_muck(seat, play.cards.get(step.player, []), clock)
+    for seat, c in shown_later:  # hands are tabled once the betting is over
+        out.append(Exposed(t=clock.tick(0.5), zone=f"seat{seat}", card=c))
+    return out

@@ -1,17 +1,23 @@
-"""The virtual table: seats, stacks, blind levels, an enrolled deck and the dead button across hands."""
+"""The virtual table: seats, stacks, levels, an enrolled deck, the dead button, and the game rotation."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.core.cards import FULL_DECK
 from controller.core.events import DeckEvent, Event, LevelEvent, SeatEvent
 from controller.core.profiles import Profile, get_profile
-from controller.sim.faults import FAULTS
+from controller.sim.faults import ANTE_FAULTS, FAULTS, Fault
 from controller.sim.hand import Clock, HandPlay, Seating
+from controller.sim.limits import FixedRound
 from controller.sim.players import Policy, Style
+from controller.sim.rounds import Round
+from controller.sim.stud import MAX_SEATS as STUD_MAX_SEATS
+from controller.sim.stud import StudPlay, StudStakes, stud_seating
+from controller.sim.studfaults import LIMIT_HOLDEM_FAULTS, STUD_FAULTS
 
 # (sb, bb) per level; a level lasts LEVEL_HANDS hands, then the blinds go up
 LEVELS: tuple[tuple[int, int], ...] = (
@@ -19,6 +25,14 @@ LEVELS: tuple[tuple[int, int], ...] = (
     (500, 1000), (700, 1400), (1000, 2000), (1500, 3000), (2000, 4000), (3000, 6000),
 )
 LEVEL_HANDS = 24
+# Fixed-limit levels (stud and limit hold'em): ante, bring-in, small bet, big bet. Limit hold'em plays
+# blinds of half a small bet and one small bet (the common structure).
+LIMIT_LEVELS: tuple[StudStakes, ...] = tuple(
+    StudStakes(ante=a, bring_in=b, small_bet=s, big_bet=2 * s) for a, b, s in (
+        (10, 25, 100), (20, 50, 200), (25, 75, 300), (50, 100, 400), (75, 150, 600), (100, 200, 800),
+        (150, 300, 1200), (200, 400, 1600), (300, 600, 2400), (400, 800, 3200)))
+GAMES: tuple[str, ...] = ("holdem", "stud", "mixed")
+ROTATE_HANDS = 8  # mixed: hands of limit hold'em, then as many of stud, and so on (HORSE's H and S)
 # The dealer's reactions to an injected error (controller/sim/faults.py, Fault.reaction).
 REACTIONS: tuple[str, ...] = ("remedy", "ignore", "ruling", "second")
 NAMES = ("Anna", "Ben", "Cleo", "Dmitri", "Eva", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kemal")
@@ -54,6 +68,8 @@ class _State:
     heads_up: bool = False  # the last hand was heads-up
     redeal: bool = False  # the last hand was a misdeal: same button, same level
     redeal_seating: Seating | None = None
+    game: str = "holdem"  # the game of the next hand: holdem (no limit), limit (fixed-limit hold'em), stud
+    game_announced: str = ""
 
 
 class VirtualTable:
@@ -63,9 +79,19 @@ class VirtualTable:
                  use_uids: bool = True, start_t: float = 0.0, style: Style = "mixed",
                  faults: tuple[str, ...] | None = None, min_stack_bb: int = 8,
                  max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS,
-                 reactions: tuple[str, ...] = ("remedy",), ante: str = "none") -> None:
+                 reactions: tuple[str, ...] = ("remedy",), ante: str = "none", game: str = "holdem",
+                 rotate: int = ROTATE_HANDS) -> None:
         if not 2 <= seats <= 10:
             raise ValueError(f"seats must be 2…10, got {seats}")
+        if game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+        if game != "holdem" and seats > STUD_MAX_SEATS:
+            raise ValueError(f"stud needs at most {STUD_MAX_SEATS} seats (7 cards each from one deck), "
+                             f"got {seats}")
+        if rotate < 1:
+            raise ValueError(f"rotate must be at least 1 hand, got {rotate}")
+        self.game = game
+        self.rotate = rotate
         if not 0.0 <= inject <= 1.0:
             raise ValueError(f"inject must be a share between 0 and 1, got {inject}")
         self.seats = seats
@@ -83,10 +109,20 @@ class VirtualTable:
         if ante not in ("none", "bb"):
             raise ValueError(f"ante must be none or bb, got {ante!r}")
         self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
-        self.fault_kinds = tuple(sorted(faults if faults is not None else FAULTS))
-        unknown = [k for k in self.fault_kinds if k not in FAULTS]
+        known: dict[str, type[Fault]] = {**FAULTS, **STUD_FAULTS}
+        self.known = known
+        # Ante injectors only where there is an ante (so the other tables' seeds draw as before).
+        wanted = (set(faults) if faults is not None
+                  else {k for k in known if self.bb_ante or k not in ANTE_FAULTS})
+        unknown = sorted(k for k in wanted if k not in known)
         if unknown:
-            raise ValueError(f"no injector for {', '.join(unknown)} (have {', '.join(sorted(FAULTS))})")
+            raise ValueError(f"no injector for {', '.join(unknown)} (have {', '.join(sorted(known))})")
+        # the injectors each game draws from (limit hold'em: the hold'em ones that fit a fixed limit)
+        self.pools = {"holdem": tuple(sorted(k for k in FAULTS if k in wanted)),
+                      "limit": tuple(sorted(k for k in LIMIT_HOLDEM_FAULTS if k in wanted)),
+                      "stud": tuple(sorted(k for k in STUD_FAULTS if k in wanted))}
+        self.fault_kinds = self.pools["holdem"] if game == "holdem" else tuple(sorted(
+            {*self.pools["stud"], *(self.pools["limit"] if game == "mixed" else ())}))
         self.state = _State(players={}, stacks={}, t=start_t)
         self.pending: list[Event] = []  # set-up events waiting to go out with the next hand
 
@@ -96,8 +132,15 @@ class VirtualTable:
             yield self.next_hand()
 
     def level_blinds(self) -> tuple[int, int]:
-        """(sb, bb) of the level in force."""
-        return LEVELS[self.state.level]
+        """(sb, bb) of the level in force (limit hold'em: half a small bet and a small bet)."""
+        if self.state.game == "holdem":
+            return LEVELS[self.state.level]
+        stakes = self.stakes()
+        return stakes.small_bet // 2, stakes.small_bet
+
+    def stakes(self) -> StudStakes:
+        """The fixed-limit level in force (stud and limit hold'em)."""
+        return LIMIT_LEVELS[min(self.state.level, len(LIMIT_LEVELS) - 1)]
 
     def total_chips(self) -> int:
         return sum(self.state.stacks.values())
@@ -113,9 +156,10 @@ class VirtualTable:
     def next_hand(self) -> SimHand:
         self._between_hands()
         inject = self.inject > 0 and self.rng.random() < self.inject
-        if inject:
+        pool = self.pools[self.state.game]
+        if inject and pool:
             for _ in range(6):
-                kind = self.rng.choice(self.fault_kinds)
+                kind = self.rng.choice(pool)
                 hand = self._attempt(kind)
                 if hand is not None:
                     return hand
@@ -136,22 +180,49 @@ class VirtualTable:
         if len(active) < max(2, (self.seats + 1) // 2):
             self._seat_everyone(clock)
         level = self._level_index()
-        if level != st.level_announced and not st.redeal:
+        if not st.redeal:
+            st.game = self._game_now()
+        if (level != st.level_announced or st.game != st.game_announced) and not st.redeal:
             st.level = level
             st.level_announced = level
-            sb, bb = LEVELS[level]
-            ante, mode = (bb, "bb") if self.bb_ante else (0, "each")
-            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=ante, ante_mode=mode))
+            st.game_announced = st.game
+            self.pending.append(self._level_event(clock.after(0.5, 2.0)))
         st.t = clock.t
+
+    def _game_now(self) -> str:
+        """The next hand's game: mixed plays `rotate` hands of limit hold'em, then `rotate` of stud."""
+        if self.game == "holdem":
+            return "holdem"
+        if self.game == "stud":
+            return "stud"
+        return "limit" if (self.state.hand // self.rotate) % 2 == 0 else "stud"
+
+    def _level_event(self, t: float) -> LevelEvent:
+        st = self.state
+        if st.game == "holdem":
+            sb, bb = LEVELS[st.level]
+            ante, mode = (bb, "bb") if self.bb_ante else (0, "each")
+            return LevelEvent(t=t, sb=sb, bb=bb, ante=ante, ante_mode=mode,
+                              ante_chips=self.bb_ante)  # the readers see the ante
+        k = self.stakes()
+        if st.game == "limit":  # interfaces.md §1a: the level names the game and the structure
+            return LevelEvent(t=t, sb=k.small_bet // 2, bb=k.small_bet, game="holdem", limit="fixed",
+                              small_bet=k.small_bet, big_bet=k.big_bet)
+        return LevelEvent(t=t, sb=0, bb=0, ante=k.ante, game="stud7", limit="fixed",  # no blinds (§1a)
+                          bring_in=k.bring_in, small_bet=k.small_bet, big_bet=k.big_bet)
 
     def _seat_everyone(self, clock: Clock) -> None:
         """A fresh table: every seat gets a player and a fresh stack (a new deck with tags)."""
         st = self.state
-        bb = LEVELS[self._level_index()][1]
+        if self.game == "holdem":
+            bb, most = LEVELS[self._level_index()][1], self.max_stack_bb
+        else:  # fixed limit: stacks in small bets, fewer of them, so all-ins and side pots still happen
+            bb = LIMIT_LEVELS[min(self._level_index(), len(LIMIT_LEVELS) - 1)].small_bet
+            most = max(self.min_stack_bb, self.max_stack_bb // 3)
         for seat in range(1, self.seats + 1):
             st.entrants += 1
             name = f"{NAMES[(st.entrants - 1) % len(NAMES)]}{(st.entrants - 1) // len(NAMES) or ''}"
-            stack = bb * self.rng.randint(self.min_stack_bb, self.max_stack_bb)
+            stack = bb * self.rng.randint(self.min_stack_bb, most)
             st.players[seat] = name
             st.stacks[seat] = stack
             self.pending.append(SeatEvent(t=clock.after(0.3, 1.0), seat=seat, player=name, stack=stack))
@@ -218,21 +289,23 @@ class VirtualTable:
         st = self.state
         rng_state = self.rng.getstate()
         saved = (dict(st.stacks), dict(st.players), st.uids, st.deck_id, list(self.pending), st.t)
-        fault = FAULTS[kind](self.rng) if kind is not None else None
+        fault = self.known[kind](self.rng) if kind is not None else None
         if fault is not None and fault.reacts:
             # Drawn only when there is a choice, so the default keeps every seed's hands unchanged.
             many = len(self.reactions) > 1
             fault.reaction = self.rng.choice(self.reactions) if many else self.reactions[0]
-        seating = st.redeal_seating or self.seating()  # a misdeal is redealt from the same button
+        if st.redeal_seating is not None:  # a misdeal is redealt from the same button
+            seating = st.redeal_seating
+        elif st.game == "stud":
+            seating = stud_seating(st.players, st.stacks, self.seats)
+        else:
+            seating = self.seating()
         if fault is not None and not fault.applicable(seating, self):
             self.rng.setstate(rng_state)
             return None
-        sb, bb = LEVELS[st.level]
         clock = Clock(st.t, self.rng)
-        policy = Policy(self.rng, style=fault.style if fault and fault.style else self.style, unit=sb)
-        play = HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile, bb_ante=self.bb_ante,
-                        deck=FULL_DECK, uids=st.uids if self.use_uids else None, clock=clock,
-                        rng=self.rng, policy=policy, fault=fault)
+        style = fault.style if fault and fault.style else self.style
+        play = self._play(seating, clock, style, fault)
         if fault is not None:
             fault.before_start(play, self)
         outcome = play.play()
@@ -255,12 +328,51 @@ class VirtualTable:
         st.redeal_seating = seating if outcome.void and kind != "BUTTON_WRONG" else None
         if not outcome.void:
             st.stacks.update(outcome.stacks)
-            st.button, st.sb_pos, st.bb_pos = seating.button, seating.sb_pos, seating.bb_seat
-            st.heads_up = len(seating.dealt_in) == 2
-        return SimHand(number=st.hand, events=events, injected=kind if fault else None,
+            if st.game != "stud":  # stud has no button: the hold'em positions wait for the next round
+                st.button, st.sb_pos, st.bb_pos = seating.button, seating.sb_pos, seating.bb_seat
+                st.heads_up = len(seating.dealt_in) == 2
+        return SimHand(number=st.hand, events=events, injected=fault.code if fault else None,
                        injected_seat=fault.seat if fault else None,
                        also=fault.also_codes() if fault else (), void=outcome.void,
                        stacks=dict(st.stacks))
+
+    def _play(self, seating: Seating, clock: Clock, style: Style, fault: object) -> HandPlay:
+        """The hand's dealer: no-limit or limit hold'em, or stud."""
+        st = self.state
+        uids = st.uids if self.use_uids else None
+        hooks = fault  # a Fault (or None): the Hooks protocol of controller/sim/hand.py
+        if st.game == "stud":
+            k = self.stakes()
+            policy = Policy(self.rng, style=style, unit=k.small_bet)
+            return StudPlay(seating=seating, stakes=k, profile=self.profile, deck=FULL_DECK, uids=uids,
+                            clock=clock, rng=self.rng, policy=policy, fault=hooks,  # type: ignore[arg-type]
+                            game="stud7" if self.game == "mixed" else None)
+        sb, bb = self.level_blinds()
+        policy = Policy(self.rng, style=style, unit=sb)
+        if st.game == "limit":
+            return LimitHoldemPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile,
+                                   deck=FULL_DECK, uids=uids, clock=clock, rng=self.rng, policy=policy,
+                                   fault=hooks, big_bet=self.stakes().big_bet,
+                                   game="holdem" if self.game == "mixed" else None)
+        return HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile, bb_ante=self.bb_ante,
+                        deck=FULL_DECK, uids=uids, clock=clock, rng=self.rng, policy=policy,
+                        fault=hooks)  # type: ignore[arg-type]
+
+
+class LimitHoldemPlay(HandPlay):
+    """Fixed-limit hold'em: small bet (= big blind) preflop and on the flop, big bet on turn and river."""
+
+    def __init__(self, *, big_bet: int, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.big_bet = big_bet
+
+    def new_round(self, street: str) -> Round:
+        rnd = super().new_round(street)
+        size = self.bb if street in ("preflop", "flop") else self.big_bet
+        posted = {s: c for s, c in rnd.committed.items() if c}
+        out = FixedRound(seats=rnd.order, stacks=rnd.behind, posted=posted, bet=size,
+                         current_bet=rnd.current_bet, bets=1 if street == "preflop" else 0)
+        return out
 
 
 def _next(ring: list[int], seat: int) -> int:

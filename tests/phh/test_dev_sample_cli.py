@@ -51,11 +51,13 @@ def test_dev_sample_settles_as_recorded_through_the_cli(name: str, tmp_path: Pat
     exported = tomllib.loads(out.read_text(encoding="utf-8"), parse_float=Decimal)
     recorded = tomllib.loads(src.read_text(encoding="utf-8"), parse_float=Decimal)
     kits = list(HandHistory.load_all(io.BytesIO(src.read_bytes())))
-    holdem = [(k, raw, kit) for (k, raw), kit in zip(recorded.items(), kits, strict=True)
-              if raw["variant"] == "NT"]
-    assert len(exported) == len(holdem)
+    played = [(k, raw, kit) for (k, raw), kit in zip(recorded.items(), kits, strict=True)
+              if raw["variant"] in ("NT", "FT", "F7S")]  # the wsop sample's 3 F7S and 2 FT hands too
+    assert len(played) == len(recorded)
+    assert len(exported) == len(played)
     bad = []
-    for (key, raw, kit), got in zip(holdem, exported.values(), strict=True):
+    for (key, raw, kit), got in zip(played, exported.values(), strict=True):
+        assert got["variant"] == raw["variant"], key  # written back as the variant it came as
         kit_stacks, kit_payoffs = _kit(kit)
         if _unshown_showdown(raw["actions"]):
             assert got.get("_result") == "unknown", key
@@ -69,5 +71,9 @@ def test_dev_sample_settles_as_recorded_through_the_cli(name: str, tmp_path: Pat
         elif got["finishing_stacks"] != want:
             bad.append((key, got["finishing_stacks"], want))
     assert bad == []
+    if name == "wsop2023_e43_dev.phhs":  # PokerKit replays the written NT, F7S and FT hands alike
+        for (key, got), kit in zip(exported.items(), HandHistory.load_all(io.BytesIO(out.read_bytes())),
+                                   strict=True):
+            assert [Decimal(s) for s in list(kit)[-1].stacks] == got["finishing_stacks"], key
     if name == "handhq_dev.phhs":
         assert "result unknown" in _cli("replay", str(log)).stdout  # the clear word in the output

@@ -563,7 +563,11 @@ class StudHand(Hand):
     # --- public state (interfaces.md §3: never a down-card of a live hand) ------------------------------
     def public_seat(self, seat: int) -> dict[str, Any]:
         """The seat's up-cards as the table sees them: only cards seen face up (an up-card dealt face down
-        stays hidden until it is turned)."""
+        stays hidden until it is turned); none once the seat folded or its hand is dead (its cards are
+        gone from the table)."""
+        rec = self.record
+        if seat in rec.folded or seat in rec.dead:
+            return {"up": []}
         return {"up": [c for c in self.up.get(seat, ()) if c not in self.turn_owed]}
 
     def public_game(self) -> dict[str, Any]:

@@ -138,7 +138,11 @@ function holeEl(s, known) {
   if (known && known.length) return cardsEl(known);
   if (Array.isArray(s.shown) && s.shown.length) return cardsEl(s.shown);
   const st = seatStatus(s);
-  return backsEl(typeof s.cards === "number" && (st === "live" || st === "all_in" || st === "all-in") ? s.cards : 0);
+  const n = typeof s.cards === "number" && (st === "live" || st === "all_in" || st === "all-in") ? s.cards : 0;
+  // Stud: the up-cards everyone sees, after a back for each down-card (never a down-card's face).
+  const up = Array.isArray(s.up) && n ? s.up.filter((c) => typeof c === "string") : [];
+  if (up.length) return el("span", { class: "studcards" }, backsEl(n - up.length), cardsEl(up));
+  return backsEl(n);
 }
 function seatsTable(st, known) {
   const seats = seatsOf(st);

@@ -1,0 +1,62 @@
+"""The rules core follows simulated stud and mixed (limit hold'em + stud) hands: every injected error
+detected, no false alert, no stuck hand, the simulator's stacks (issue 13, Must show).
+
+The everyday run plays 30 hands of each; the slow run is the must-show command itself,
+`cardtable simulate --game stud|mixed --hands 1000 --inject 0.3`, through the daemon.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.sim import VirtualTable
+from controller.sim.follow import follow
+from controller.sim.score import score
+
+ROOT = Path(__file__).resolve().parents[2]
+# Engine issues found by these runs (docs/simulator.md "Engine issues", items 10-13), open on the stud
+# branch when this was written; strict, so a fix turns them into a failure that asks for removal.
+OPEN = ("engine: stud betting is not yet fixed limit (no BET_ABOVE_LIMIT for a big bet on 4th street "
+        "without an open pair; the bet is taken as no-limit); the highest showing hand all-in: the engine "
+        "lets the highest hand among the seats with chips act first, the simulator and PokerKit the next "
+        "seat clockwise; a seat all-in for less than the ante wins all antes in the engine (dead money), "
+        "only its ante from each player in the simulator and PokerKit")
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("game", ["stud", "mixed"])
+def test_thirty_hands_followed_every_error_detected_no_false_alert(game: str) -> None:
+    hands = list(VirtualTable(seats=7, seed=5, inject=0.3, game=game, rotate=5,
+                              reactions=("remedy", "ignore", "ruling")).hands(30))
+    stats, alerts = follow(hands, "cuca")
+    result = score(hands, alerts)
+    assert sum(result.injected.values()) >= 6
+    assert stats.clean, stats.summary()
+    assert not result.missed, result.summary()
+    assert not result.false_alerts, result.summary()
+
+
+def _simulate(game: str, hands: int) -> dict[str, object]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "controller", "simulate", "--game", game, "--hands",
+                           str(hands), "--inject", "0.3", "--json", "--direct", "--seed", "1"],
+                          capture_output=True, text=True, env=env, timeout=1800, check=False)
+    assert done.returncode == 0, done.stderr
+    return next(json.loads(line) for line in done.stdout.splitlines() if '"type":"summary"' in line)
+
+
+@pytest.mark.xfail(strict=True, reason=OPEN)
+@pytest.mark.parametrize("game", ["stud", "mixed"])
+def test_simulate_1000_hands_full_detection_no_false_alert_no_stuck_hand(game: str) -> None:
+    res = _simulate(game, 1000)
+    print(f"\n{game}: injected {sum(res['injected'].values())}, detected "  # type: ignore[union-attr]
+          f"{sum(res['detected'].values())}, false {res['false_alerts']}, stuck {res['stuck_hands']}",  # type: ignore[union-attr]
+          file=sys.stderr)
+    assert res["missed"] == {} and res["false_alerts"] == {} and res["stuck_hands"] == 0
+    assert res["follow_up_false_alerts"] == 0
