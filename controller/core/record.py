@@ -71,6 +71,9 @@ class HandRecord:
     final_street: str = "river"
     final_dealt: bool | None = None
     show_first: int | None = None
+    # Antes as contributions to the pots (stud: a seat all-in on a short ante wins only what it matched)
+    # rather than dead money for the main pot (hold'em's antes, docs/phh.md "Forced bets").
+    antes_live: bool = False
 
     def live_seats(self) -> list[int]:
         """Seats still holding a claim (not folded, not dead), in deal order."""

@@ -42,8 +42,12 @@ class PotResult:
 
 
 def antes_of(record: HandRecord) -> dict[int, int]:
-    """Chips each seat posted as ante (dead money for the main pot, not a contribution to a level)."""
+    """Chips each seat posted as ante (dead money for the main pot, not a contribution to a level). In a
+    game whose antes are live (`record.antes_live`, stud: every seat antes and a short ante is a short
+    contribution like any other) there is no dead ante money."""
     out: dict[int, int] = {}
+    if record.antes_live:
+        return out
     for a in record.actions:
         if a.action in ("post_ante", "post_dead"):  # dead blind chips are dead money like antes
             out[a.seat] = out.get(a.seat, 0) + a.added

@@ -7,12 +7,13 @@ event log as the table would report it: antes as chips before the deal, cards in
 rounds from the dealer's left, an up-card followed by its `exposed` event), burns, actions with the seat's
 round total, and the live hands shown at the end.
 
-Two places where 002 says more than PokerKit plays, kept out of the generated hands and tested by the
-golden scenarios instead (docs/rules.md, "Seven-card stud"): PokerKit has no open-pair rule for 4th
-street (002 §4 lets a bet be the higher limit and then makes every raise of the round the higher limit),
-so no raise is generated on a 4th street that shows an open pair; and PokerKit lets a seat all-in on its
-ante still be chosen as the bring-in, while we pass the forced bet to the lowest card among seats with
-chips, so every stack covers the ante and the bring-in.
+Where the rules we follow say more than PokerKit plays, the generator leaves the case out and the golden
+scenarios test it (docs/rules.md, "Seven-card stud"): PokerKit has no open-pair rule for 4th street (002
+§4 lets a bet be the higher limit and then makes every raise of the round the higher limit), so no raise
+is generated on a 4th street that shows an open pair; and PokerKit lets a seat that already acted raise
+over a short all-in of less than half a bet, which TDA 2024 Rule 47-B does not, so no such raise is
+generated. Some hands seat a player all-in on its ante: it wins only what it matched (antes are live in
+stud), and the lowest card all-in passes the bring-in to the next seat on its left, as PokerKit does.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class StudHand:
     completions: int = 0
     capped_rounds: int = 0
     all_ins: int = 0
+    short_ante: bool = False  # a seat was all-in on its ante
 
 
 class _Log:
@@ -73,9 +75,12 @@ def random_stud_hand(seed: int) -> StudHand:
     ante = rng.choice((0, 1, bring_in))
     low, high = ante + small + 1, ante + 12 * big
     stacks = [rng.randint(low, high) if rng.random() < 0.5 else rng.randint(low, 3 * big) for _ in range(n)]
+    if ante > 1 and rng.random() < 0.1:
+        stacks[rng.randrange(n)] = rng.randint(1, ante)  # all-in on its ante: a short ante, a side pot
+    short_ante = any(s <= ante for s in stacks)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    hand = StudHand(seed=seed)
+    hand = StudHand(seed=seed, short_ante=short_ante)
     log = _Log(hand.events)
     for i, stack in enumerate(stacks):
         log.e("seat", seat=i + 1, player=f"P{i + 1}", stack=stack)

@@ -57,6 +57,7 @@ class StudHand(Hand):
         rec.game = stud.NAME
         rec.final_street = "seventh"
         rec.final_dealt = False
+        rec.antes_live = True  # every seat antes: a short ante is a short contribution (as PokerKit)
         self.up: dict[int, list[str]] = {s: [] for s in self.dealt_in}  # cards showing, in deal order
         self.face_due: dict[str, int] = {}  # up-cards dealt but not yet seen face up → seat
         self.card_street: dict[str, int] = {}  # card → street index it was dealt on
@@ -559,6 +560,16 @@ class StudHand(Hand):
         if self.phase == BETTING:
             out += self.h_stud_action(ev, card)
         return out
+
+    def accept_as_played(self) -> None:
+        """The floor accepted what the table did (or the core said CORRECTION_NOT_FOLLOWED): nothing of a
+        stud remedy is owed any more either (a card to turn up, a third card face down, a bring-in)."""
+        super().accept_as_played()
+        self.turn_owed.clear()
+        self.third_down.clear()
+        if self.wrong_bringer is not None:
+            self.record.notes.append(f"wrong bring-in by seat {self.wrong_bringer} stands (floor)")
+            self.wrong_bringer = None
 
     # --- public state (interfaces.md §3: never a down-card of a live hand) ------------------------------
     def public_seat(self, seat: int) -> dict[str, Any]:
