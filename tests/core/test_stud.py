@@ -154,3 +154,10 @@ def test_stud_scenarios_never_publish_a_live_down_card(log: Path) -> None:
                         and o.code not in ("HOLE_CARD_EXPOSED", "HOLE_CARDS_EXPOSED_MULTIPLE",
                                            "STUD_STREET_CARD_WRONG", "CORRECTION_NOT_FOLLOWED")]
     assert summaries and all(s.payload.get("game") == "stud7" for s in summaries)
+
+
+def test_every_stud_handler_named_in_the_table_exists() -> None:
+    for pair, name in StudHand.TRANSITIONS.items():
+        assert callable(getattr(StudHand, name, None)), (pair, name)
+        assert StudHand.HANDLERS[pair] is getattr(StudHand, name)
+    assert Hand.HANDLERS[("deal", "hole")] is Hand.h_hole_deal  # the hold'em table is untouched
