@@ -111,8 +111,13 @@ class Showdown:
             first, why = self._first_to_show(live)
             i = live.index(first)
             order = live[i:] + live[:i]
+            rec = self.record
+            # A game that names its own first shower (stud: the highest hand showing) says so in the remedy;
+            # hold'em keeps the catalogue's text.
+            remedy = (f"The last bettor or raiser on the {rec.final_street} shows first; if all checked, the "
+                      f"highest hand showing") if rec.show_first is not None else ""
             findings.append(Finding(code="SHOWDOWN_ORDER", seat=first, extra={"order": order},
-                                    message=f"Seat {first} shows first ({why})"))
+                                    message=f"Seat {first} shows first ({why})", remedy=remedy))
         return findings
 
     def _first_to_show(self, live: list[int]) -> tuple[int, str]:
