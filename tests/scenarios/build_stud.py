@@ -213,6 +213,22 @@ def bring_in_wrong_pot() -> Scenario:
 
 
 @stud
+def completion_then_cap() -> Scenario:
+    s = Stud("completion_then_cap", "fixed limit: seat 3 brings in (10), seat 4 completes to 20 (not a "
+                                    "raise, 002 §3), then three raises (40, 60, 80) reach the cap of a bet "
+                                    "and three raises; seat 4's fourth raise is BET_ABOVE_LIMIT and stands "
+                                    "as a call; everybody calls 80; checked down, seat 3 wins")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "raise", 40)
+    s.act(2, "raise", 60).act(3, "raise", 80).act(4, "raise", 100).expect("BET_ABOVE_LIMIT", 4, "third")
+    s.act(1, "call", 80).act(2, "call", 80)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    s.muck(2, (*DOWN[2], "6d"))
+    return s.end(3, s1=915, s2=915, s3=1255, s4=915)
+
+
+@stud
 def opener_mucked_checks() -> Scenario:
     s = Stud("opener_mucked_checks", "seat 3 brings in and throws its cards away while seat 4 is to act: "
                                      "STUD_OPENER_MUCKED, treated as checked (002 §3); nobody completes, so "
