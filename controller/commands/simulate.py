@@ -71,6 +71,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same hands)")
     p.add_argument("--ante", choices=("none", "bb"), default="none",
                    help="bb: a big-blind ante of one big blind, TDA 2024 (level event ante_mode bb)")
+    p.add_argument("--limit", choices=("no", "pot", "fixed"), default="no",
+                   help="betting structure: no limit (default), pot limit, or fixed limit (big blind "
+                        "preflop and flop, twice it on turn and river)")
     p.add_argument("--seats", type=int, default=9, help="seats at the table, 2…10 (default 9)")
     p.add_argument("--speed", type=_speed, default=None, metavar="fast|real|N",
                    help="fast (default: as fast as the daemon takes events), real, or N× real time")
@@ -150,7 +153,7 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
     daemon.health.clock = clock
     table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile,
-                         ante=args.ante, reactions=args.reactions)
+                         ante=args.ante, reactions=args.reactions, limit=args.limit)
     sources: list[Source] = []
     routes: list[Route] = []
     direct = args.direct or args.state_dir is not None

@@ -57,13 +57,14 @@ class _State:
 
 
 class VirtualTable:
-    """Plays hands of no-limit hold'em and returns their physical event logs (deterministic for a seed)."""
+    """Plays hands of hold'em (no limit, or `limit` pot or fixed) and returns their physical event logs
+    (deterministic for a seed)."""
 
     def __init__(self, *, seats: int = 9, seed: int = 0, inject: float = 0.0, profile: str = "cuca",
                  use_uids: bool = True, start_t: float = 0.0, style: Style = "mixed",
                  faults: tuple[str, ...] | None = None, min_stack_bb: int = 8,
                  max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS,
-                 reactions: tuple[str, ...] = ("remedy",), ante: str = "none") -> None:
+                 reactions: tuple[str, ...] = ("remedy",), ante: str = "none", limit: str = "no") -> None:
         if not 2 <= seats <= 10:
             raise ValueError(f"seats must be 2…10, got {seats}")
         if not 0.0 <= inject <= 1.0:
@@ -83,6 +84,9 @@ class VirtualTable:
         if ante not in ("none", "bb"):
             raise ValueError(f"ante must be none or bb, got {ante!r}")
         self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
+        if limit not in ("no", "pot", "fixed"):
+            raise ValueError(f"limit must be no, pot or fixed, got {limit!r}")
+        self.limit = limit  # the level's betting structure (fixed: big blind / twice it)
         self.fault_kinds = tuple(sorted(faults if faults is not None else FAULTS))
         unknown = [k for k in self.fault_kinds if k not in FAULTS]
         if unknown:
@@ -141,7 +145,8 @@ class VirtualTable:
             st.level_announced = level
             sb, bb = LEVELS[level]
             ante, mode = (bb, "bb") if self.bb_ante else (0, "each")
-            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=ante, ante_mode=mode))
+            self.pending.append(LevelEvent(t=clock.after(0.5, 2.0), sb=sb, bb=bb, ante=ante, ante_mode=mode,
+                                           limit=self.limit))
         st.t = clock.t
 
     def _seat_everyone(self, clock: Clock) -> None:
@@ -232,7 +237,7 @@ class VirtualTable:
         policy = Policy(self.rng, style=fault.style if fault and fault.style else self.style, unit=sb)
         play = HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile, bb_ante=self.bb_ante,
                         deck=FULL_DECK, uids=st.uids if self.use_uids else None, clock=clock,
-                        rng=self.rng, policy=policy, fault=fault)
+                        rng=self.rng, policy=policy, fault=fault, limit=self.limit)
         if fault is not None:
             fault.before_start(play, self)
         outcome = play.play()
