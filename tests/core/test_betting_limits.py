@@ -258,8 +258,8 @@ def test_random_legal_limit_rounds_close_conserve_chips_and_respect_the_cap(data
             total = data.draw(st.sampled_from(w.exact), label="exact") if w.exact else \
                 data.draw(st.integers(lo, hi), label="total")
             total = min(total, cap)
-            if limit == "pot":
-                assert total <= r.structure.pot_limit_max(r.situation(seat))
+            if limit == "pot":  # at most the pot (the minimum bet when the pot is smaller)
+                assert total <= max(w.min_to, r.structure.pot_limit_max(r.situation(seat)))
             out = r.feed(act(seat, "allin" if total == cap else "raise", total))
         elif choice == "fold" and r.to_call(seat) > 0:
             out = r.feed(act(seat, "fold"))
