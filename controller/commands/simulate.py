@@ -78,6 +78,9 @@ def register(p: argparse.ArgumentParser) -> None:
                         "(limit hold'em and stud alternating every --rotate hands, HORSE's H and S)")
     p.add_argument("--rotate", type=int, default=8, metavar="N",
                    help="with --game mixed: hands per game before the rotation switches (default 8)")
+    p.add_argument("--limit", choices=("no", "pot", "fixed"), default="no",
+                   help="betting structure: no limit (default), pot limit, or fixed limit (big blind "
+                        "preflop and flop, twice it on turn and river)")
     p.add_argument("--speed", type=_speed, default=None, metavar="fast|real|N",
                    help="fast (default: as fast as the daemon takes events), real, or N× real time")
     p.add_argument("--inject", type=_share, default=0.3, metavar="RATE",
@@ -156,7 +159,8 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
     daemon.health.clock = clock
     table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile,
-                         ante=args.ante, reactions=args.reactions, game=args.game, rotate=args.rotate)
+                         ante=args.ante, reactions=args.reactions, game=args.game, rotate=args.rotate,
+                         limit=args.limit)
     sources: list[Source] = []
     routes: list[Route] = []
     direct = args.direct or args.state_dir is not None
