@@ -55,6 +55,8 @@ SLOW = (
     "tests/bridge/test_link.py::test_soak_every_event_exactly_once_in_order_and_fast_relink",
     # Issue 13's must-show: simulate --game stud|mixed --hands 1000 (the 30-hand form stays everyday).
     "tests/sim/test_stud_follow.py::test_simulate_1000_hands",
+    # 10,000 stud hands against PokerKit (CARDTABLE_FULL=1); the 200-hand form runs every day.
+    "tests/conformance/test_stud_differential.py::test_random_stud_hands_match_pokerkit_long",
 )
 
 

@@ -445,4 +445,4 @@ def _plain_summary(rec: HandRecord) -> dict[str, Any]:
             for a in rec.actions],
         "committed": {str(s): c for s, c in sorted(rec.committed.items())},
         "notes": list(rec.notes),  # e.g. a hand not followed to its end, corrections and rulings
-    }
+    } | ({"game": rec.game} if rec.game != "holdem" else {})  # contract v1.1: absent means hold'em

@@ -190,6 +190,14 @@ class HandBase:
     def live(self) -> list[int]:
         return self.record.live_seats()
 
+    def public_seat(self, seat: int) -> dict[str, Any]:
+        """What a game adds to a seat in the public state (stud: its up-cards); never a down-card."""
+        return {}
+
+    def public_game(self) -> dict[str, Any]:
+        """What a game adds to the public state (stud: the game's name; hold'em, the default, nothing)."""
+        return {}
+
     def stack_now(self, seat: int) -> int:
         committed = self.prev.get(seat, 0) + (self.round.committed.get(seat, 0) if self.round else 0)
         return self.record.starting_stacks.get(seat, 0) - committed

@@ -44,8 +44,6 @@ def public_state(engine: Engine) -> dict[str, Any]:
     rec = hand.record
     live = hand.phase in LIVE
     rnd = hand.round
-    # Stud (issue 13): the up-cards lie face up for everyone to see; down-cards stay counts only.
-    up: dict[int, list[str]] | None = getattr(hand, "up", None)
     seats: list[dict[str, Any]] = []
     for number in sorted(set(engine.seats.seats) | set(rec.dealt_in)):
         info = engine.seats.seats.get(number)
@@ -60,8 +58,7 @@ def public_state(engine: Engine) -> dict[str, Any]:
             "bet": rnd.committed.get(number, 0) if rnd is not None else 0,
             "cards": len(hand.holes.get(number, ())) if in_hand else 0,
             "shown": list(rec.shown.get(number, ())) if not live else [],
-            **({"up": list(up.get(number, ())) if in_hand and number not in rec.folded | rec.dead else []}
-               if up is not None else {}),
+            **(hand.public_seat(number) if in_hand else {}),
         })
     level = hand.level if hand.number else engine.seats.level
     pot = sum(rec.committed.values())
@@ -79,5 +76,6 @@ def public_state(engine: Engine) -> dict[str, Any]:
         "seats": seats,
         "to_act": rnd.to_act if rnd is not None and hand.phase == BETTING else None,
         "profile": engine.profile.name,
+        **hand.public_game(),
         **({"dealer": engine.dealer} if engine.dealer else {}),
     }

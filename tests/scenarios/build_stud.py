@@ -297,6 +297,35 @@ def open_pair_big_bet_split() -> Scenario:
 
 
 @stud
+def big_bet_without_pair() -> Scenario:
+    s = Stud("big_bet_without_pair", "fixed limit, no open pair on 4th street (seat 4 shows Jh 8h): seat 4 "
+                                     "bets the big bet (40): BET_ABOVE_LIMIT, it stands as a bet of 20 (002 "
+                                     "§4: only an open pair allows the higher limit); seats 1 and 3 call; "
+                                     "from 6th street seat 1's ace-high board acts first; seat 3 wins")
+    s.setup_stud().begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(3, "5s").up(4, "8h")
+    s.act(4, "bet", 40).expect("BET_ABOVE_LIMIT", 4, "fourth").act(1, "call", 20).act(3, "call", 20)
+    s.street("fifth").checks((4, 1, 3)).street("sixth").checks((1, 3, 4))
+    s.street("seventh", up=False).checks((1, 3, 4)).expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+    return s.end(3, s1=955, s2=995, s3=1095, s4=955)
+
+
+@stud
+def open_pair_small_raise() -> Scenario:
+    s = Stud("open_pair_small_raise", "fixed limit, open jacks on 4th street: seat 4 bets the big bet (40); "
+                                      "seat 1 raises by the small bet only (to 60): once the higher limit "
+                                      "was bet every raise is at it (002 §4): BET_BELOW_MINIMUM, under cuca "
+                                      "half a raise counts as a call; seat 3 calls; checked down")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth")
+    s.act(4, "bet", 40).act(1, "raise", 60).expect("BET_BELOW_MINIMUM", 1, "fourth").act(3, "call", 40)
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=935, s2=995, s3=1135, s4=935)
+
+
+@stud
 def up_card_dealt_down() -> Scenario:
     s = Stud("up_card_dealt_down", "5th street: seat 1's Tc is dealt face down (no exposure): "
                                    "STUD_STREET_CARD_WRONG at the street's first action; the dealer turns it "
@@ -306,6 +335,20 @@ def up_card_dealt_down() -> Scenario:
     s.act(4, "check").expect("STUD_STREET_CARD_WRONG", 1, "fifth").e("exposed", zone="seat1", card="Tc")
     s.act(1, "check").act(3, "check")
     s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def up_card_left_down() -> Scenario:
+    s = Stud("up_card_left_down", "5th street: seat 1's Tc is dealt face down: STUD_STREET_CARD_WRONG; the "
+                                  "dealer never turns it up: CORRECTION_NOT_FOLLOWED once, at 6th street's "
+                                  "first action; then followed as played, seat 3 wins")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks()
+    s.e("card", dt=1.0, zone="burn", card="3s").card("seat1", "Tc").up(3, "6s").up(4, "3c")
+    s.act(4, "check").expect("STUD_STREET_CARD_WRONG", 1, "fifth").act(1, "check").act(3, "check")
+    s.street("sixth").act(4, "check").expect("CORRECTION_NOT_FOLLOWED", 1, "sixth").act(1, "check")
+    s.act(3, "check").street("seventh", up=False).checks().expect("SHOWDOWN_ORDER", 4, "showdown")
+    s.show_three()
     return s.end(3, s1=975, s2=995, s3=1055, s4=975)
 
 
@@ -349,6 +392,23 @@ def down_card_exposed() -> Scenario:
     for seat in (1, 2, 3, 4):
         s.card(f"seat{seat}", DOWN[seat][1])
     s.up(1, "7c").card("seat2", "4d").up(3, "2c").up(4, "Jh")
+    s.act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).act(2, "fold").muck(2, ("2h", "3h", "4d"))
+    s.act(3, "call", 20).rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def down_card_exposed_third_up() -> Scenario:
+    s = Stud("down_card_exposed_third_up", "initial deal: seat 2's first down-card 2h is exposed: "
+                                           "HOLE_CARD_EXPOSED; the dealer deals seat 2's third card (4d) "
+                                           "face up anyway: CORRECTION_NOT_FOLLOWED; both play up; 2c (seat "
+                                           "3) still brings in; played out as in clean_fixed")
+    s.setup_stud().begin()
+    s.card("seat1", "As").card("seat2", "2h").e("exposed", zone="seat2", card="2h")
+    s.expect("HOLE_CARD_EXPOSED", 2, "deal").card("seat3", "Qc").card("seat4", "9s")
+    for seat in (1, 2, 3, 4):
+        s.card(f"seat{seat}", DOWN[seat][1])
+    s.up(1, "7c").up(2, "4d").expect("CORRECTION_NOT_FOLLOWED", 2, "deal").up(3, "2c").up(4, "Jh")
     s.act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).act(2, "fold").muck(2, ("2h", "3h", "4d"))
     s.act(3, "call", 20).rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
     return s.end(3, s1=975, s2=995, s3=1055, s4=975)

@@ -28,6 +28,7 @@ from controller.core.handbase import (
     _seat_of,
     _uid,
 )
+from controller.core.structures import BettingStructure, structure_for
 
 _DECK_SIZE = len(FULL_DECK)
 
@@ -60,6 +61,7 @@ class StudHand(Hand):
         self.face_due: dict[str, int] = {}  # up-cards dealt but not yet seen face up → seat
         self.card_street: dict[str, int] = {}  # card → street index it was dealt on
         self.third_down: set[int] = set()  # a down-card was exposed: the seat's third card comes down
+        self.turn_owed: set[str] = set()  # up-cards dealt face down, to be turned up (a remedy)
         self.street_got: set[int] = set()  # seats that received this street's card
         self.used: set[str] = set()  # every card that came out of the stub this hand
         self.bring_in: int | None = None  # the seat that must open 3rd street (002 §3)
@@ -164,13 +166,13 @@ class StudHand(Hand):
             out.append(_f("DEAL_SEAT_SKIPPED", f"Betting began while seat {short[0]} holds "
                                                f"{len(self.holes[short[0]])} card(s)", seat=short[0]))
             return  # a misdeal (the hand is void)
+        doors = {s: d for s in self.live() if (d := self._door(s)) is not None}
         can = [s for s in self.dealt_in if self.stack_now(s) > 0]
-        doors = {s: d for s in can if (d := self._door(s)) is not None}
-        if not doors:
+        if not doors or not can:
             self.runout = True
             out += self._round_closed_empty(t)
             return
-        self.bring_in = stud.bring_in_seat(doors, self.level.limit)
+        self.bring_in = self._next_with_chips(stud.bring_in_seat(doors, self.level.limit))
         self._new_round(t, self.bring_in)
         for seat in self.dealt_in:
             if seat in self.absent:
@@ -181,6 +183,17 @@ class StudHand(Hand):
                 assert self.round is not None
                 out += self.round.fold(seat, t, "dead hand: absent at the end of the deal")
         out += self._after_round_change(t)
+
+    def _next_with_chips(self, seat: int) -> int:
+        """`seat`, or when it is all-in the next live seat clockwise that can still bet: an all-in seat
+        with the lowest card (or the highest hand) cannot act, so the seat on its left opens (the usual
+        stud procedure; PokerKit plays it the same way)."""
+        order = self.live()
+        i = order.index(seat)
+        for s in order[i:] + order[:i]:
+            if self.stack_now(s) > 0:
+                return s
+        return seat
 
     def _round_closed_empty(self, t: float) -> list[Finding]:
         """Nobody can bet (every seat all-in on its ante): the cards are dealt out."""
@@ -193,22 +206,33 @@ class StudHand(Hand):
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
-            absent=tuple(sorted(s for s in self.absent if s in order)), **self._structure_args())
+            absent=tuple(sorted(s for s in self.absent if s in order)), **self._structure_args(first))
         self.n_records = 0
         self.faces_checked = False
         self.first_due = first
 
     def _min_bet(self) -> int:
-        """The smallest bet of the round for the no-limit betting round (3rd street: the bring-in)."""
+        """The smallest bet of the round: the small bet; in no limit the bring-in on 3rd street, where
+        the betting round has no limit structure to say that the forced bet may be below the minimum."""
         lv = self.level
-        small = lv.small_bet or max(lv.bb, 2 * lv.bring_in, 1)
-        if self.street_i == 0 and lv.bring_in:
+        if self.street_i == 0 and lv.bring_in and lv.limit == "no":
             return lv.bring_in
-        return small
+        return self._structure().small_bet
 
-    def _structure_args(self) -> dict[str, Any]:
-        """Extra arguments for a betting round that knows limit structures (none for the no-limit round)."""
-        return {}
+    def _structure(self) -> BettingStructure:
+        prof = self.profile
+        return structure_for(self.level, raise_cap=prof.limit_raise_cap,
+                             heads_up_uncapped=prof.limit_heads_up_uncapped)
+
+    def _structure_args(self, first: int) -> dict[str, Any]:
+        """The betting structure of the round (controller/core/structures.py): 5th street on at the higher
+        limit, on 4th street an open pair allows it (002 §4–5), the first seat must open 3rd street."""
+        structure = self._structure()
+        four = self.street_i == 1
+        return {"structure": structure, "big": structure.big_round(self.game.name, self.street_i),
+                "big_allowed": four and any(stud.open_pair(self._showing(s)) for s in self.live()),
+                "pot": sum(self.prev.values()),
+                "forced_opener": first if self.street_i == 0 else None}  # a wrong bring-in while it stands
 
     def _open_street(self, t: float) -> list[Finding]:
         """This street's cards are out: the highest showing hand acts first (002 §4)."""
@@ -217,9 +241,9 @@ class StudHand(Hand):
         if self.runout:
             return self._next_due(t)
         self.phase = BETTING
-        order = [s for s in self.live() if self.stack_now(s) > 0]
+        order = self.live()
         showing = {s: self._showing(s) for s in order}
-        first = stud.first_to_act(showing, order) if order else self.live()[0]
+        first = self._next_with_chips(stud.first_to_act(showing, order))
         self._new_round(t, first)
         return self._after_round_change(t)
 
@@ -362,6 +386,9 @@ class StudHand(Hand):
             del self.face_due[card]
             self.up[seat].append(card)
             return []
+        if card in self.turn_owed:
+            self.turn_owed.discard(card)  # the remedy of an up-card dealt face down
+            return []
         if card in self.up[seat]:
             return []
         return self._down_card_up(seat, card)
@@ -370,6 +397,12 @@ class StudHand(Hand):
         """A card due face down is seen face up: a down-card of the initial deal, or the 7th-street card."""
         street = self.card_street.get(card, 0)
         rnd = self.round
+        if seat in self.third_down and card in self.holes[seat][2:3]:
+            self.third_down.discard(seat)  # the remedy asked for this card face down
+            self.up[seat].append(card)
+            return [_f("CORRECTION_NOT_FOLLOWED", f"Seat {seat}'s third card {card} dealt face up; expected: "
+                                                  f"face down (its exposed down-card is its up-card); both "
+                                                  f"play face up", seat=seat, cards=[card])]
         in_deal = self.phase == DEAL or (street == 0 and self.street_i == 0 and rnd is not None
                                          and rnd.actions_taken == 0)
         if street == 0 and in_deal:
@@ -406,11 +439,18 @@ class StudHand(Hand):
             return []
         self.faces_checked = True
         out: list[Finding] = []
+        for card in sorted(self.turn_owed):
+            seat = next(s for s, cs in self.holes.items() if card in cs)
+            if seat not in self.record.folded and seat not in self.record.dead:
+                msg = f"Up-card {card} of seat {seat} is still face down; expected: turned face up"
+                out.append(_f("CORRECTION_NOT_FOLLOWED", msg, seat=seat, cards=[card]))
+        self.turn_owed.clear()
         for card, seat in list(self.face_due.items()):
             if seat in self.record.folded or seat in self.record.dead:
                 continue
             del self.face_due[card]
             self.up[seat].append(card)
+            self.turn_owed.add(card)
             out.append(_f("STUD_STREET_CARD_WRONG", f"Up-card {card} of seat {seat} dealt face down "
                                                     f"({self.street} street)", seat=seat, cards=[card],
                           remedy=f"Turn {card} face up: it is seat {seat}'s up-card"))
@@ -515,6 +555,18 @@ class StudHand(Hand):
         if self.phase == BETTING:
             out += self.h_stud_action(ev, card)
         return out
+
+    # --- public state (interfaces.md §3: never a down-card of a live hand) ------------------------------
+    def public_seat(self, seat: int) -> dict[str, Any]:
+        """The seat's up-cards as the table sees them: only cards seen face up (an up-card dealt face down
+        stays hidden until it is turned)."""
+        return {"up": [c for c in self.up.get(seat, ()) if c not in self.turn_owed]}
+
+    def public_game(self) -> dict[str, Any]:
+        lv = self.level
+        return {"game": self.game.name, "limit": lv.limit,
+                "stakes": {"ante": lv.ante, "bring_in": lv.bring_in, "small_bet": lv.small_bet,
+                           "big_bet": lv.big_bet}}
 
     # --- showdown ----------------------------------------------------------------------------------------
     def _end_betting(self, t: float, how: str) -> list[Finding]:
