@@ -1,5 +1,6 @@
 """The command line as a user runs it: `python -m controller` in a subprocess."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,13 @@ def test_replay_missing_file_exits_2() -> None:
     res = run("replay", "/nonexistent/log.jsonl")
     assert res.returncode == 2
     assert "cannot read" in res.stderr
+
+
+def test_replay_takes_the_game_from_the_level(tmp_path: Path) -> None:
+    """A stud log replays as stud (issue 13): stud streets in the alerts; the PHH writer skips the hand."""
+    res = run("replay", "tests/scenarios/stud_bring_in_wrong_stands.jsonl", "--json", "--phh",
+              str(tmp_path / "out.phhs"))
+    assert res.returncode == 0, res.stderr
+    alerts = [json.loads(line) for line in res.stdout.splitlines()]
+    assert alerts[0]["code"] == "STUD_BRING_IN_WRONG" and alerts[0]["street"] == "third"
+    assert alerts[-1]["code"] == "POT_AWARD" and alerts[-1]["pots"][0]["winners"] == {"3": 60}
