@@ -57,6 +57,7 @@ SLOW = (
     "tests/sim/test_stud_follow.py::test_simulate_1000_hands",
     # 10,000 stud hands against PokerKit (CARDTABLE_FULL=1); the 200-hand form runs every day.
     "tests/conformance/test_stud_differential.py::test_random_stud_hands_match_pokerkit_long",
+    "tests/core/test_limits_kit.py::test_limit_holdem_matches_pokerkit_long",  # 1,000 hands per structure
 )
 
 

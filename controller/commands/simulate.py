@@ -71,6 +71,10 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same hands)")
     p.add_argument("--ante", choices=("none", "bb"), default="none",
                    help="bb: a big-blind ante of one big blind, TDA 2024 (level event ante_mode bb)")
+    p.add_argument("--limit", choices=("no", "pot", "fixed"), default="no",
+                   help="no-limit hold'em's betting structure: no limit (default), pot limit, or fixed limit "
+                        "(big blind preflop and flop, twice it on turn and river); --game mixed is fixed "
+                        "limit throughout")
     p.add_argument("--seats", type=int, default=None,
                    help="seats at the table, 2…10 (default 9; stud and mixed 2…7, default 7)")
     p.add_argument("--game", choices=("holdem", "stud", "mixed"), default="holdem",
@@ -156,7 +160,8 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
     daemon.health.clock = clock
     table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile,
-                         ante=args.ante, reactions=args.reactions, game=args.game, rotate=args.rotate)
+                         ante=args.ante, reactions=args.reactions, limit=args.limit, game=args.game,
+                         rotate=args.rotate)
     sources: list[Source] = []
     routes: list[Route] = []
     direct = args.direct or args.state_dir is not None

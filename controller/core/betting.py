@@ -310,7 +310,10 @@ class BettingRound:
         findings = [Finding(code="CORRECTION_NOT_FOLLOWED", seat=raiser, message=(
             f"Seat {raiser}'s refused raise to {total} was called; expected: it stands as a call. The raise "
             f"is taken as played"))]
-        self._raise(raiser, min(total, cap), cap, t, findings)
+        if self.structure.is_limit:
+            self._limit_raise(raiser, min(total, cap), cap, t, findings)
+        else:
+            self._raise(raiser, min(total, cap), cap, t, findings)
         return findings
 
     def _action_intent(self, seat: int, act: str, total: int, cap: int) -> Intent | str:

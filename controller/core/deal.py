@@ -20,6 +20,7 @@ from controller.core.handbase import (
     _uid,
 )
 from controller.core.record import RecordedAction
+from controller.core.structures import round_kwargs
 
 _RECORDED: dict[PostKind, RecordedAction] = {
     "ante": "post_ante", "dead": "post_dead", "sb": "post_sb", "bb": "post_bb", "straddle": "post_straddle",
@@ -223,7 +224,8 @@ class DealPart(HandBase):
         self.round = self.round_factory(street="preflop", seats=list(self.dealt_in), first_to_act=first,
                                         stacks=stacks, posted=dict(self.posted),
                                         bb=preflop_bet(fb),
-                                        profile=self.profile, t=t, absent=tuple(sorted(self.absent)))
+                                        profile=self.profile, t=t, absent=tuple(sorted(self.absent)),
+                                        **round_kwargs(self.level, self.profile, 0, sum(self.prev.values())))
         self.n_records = 0
         for seat in self.dealt_in:
             if seat in self.absent:

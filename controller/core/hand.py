@@ -36,6 +36,7 @@ from controller.core.handbase import (
     _severity,
     _uid,
 )
+from controller.core.structures import round_kwargs
 
 __all__ = ["BETTING", "BETWEEN", "DEAL", "DUE", "ENDED", "KINDS", "PHASES", "SHOWDOWN",
            "TRANSITIONS", "VOID", "Fix", "Hand", "RoundFactory", "RoundLike", "ShowdownFactory",
@@ -318,7 +319,9 @@ class Hand(DealPart, BoardPart):
         stacks = {s: self.stack_now(s) for s in order}
         self.round = self.round_factory(street=self.street, seats=order, first_to_act=first, stacks=stacks,
                                         posted={}, bb=self.level.bb, profile=self.profile, t=t,
-                                        absent=tuple(sorted(s for s in self.absent if s in order)))
+                                        absent=tuple(sorted(s for s in self.absent if s in order)),
+                                        **round_kwargs(self.level, self.profile, self.street_i,
+                                                       sum(self.prev.values())))
         self.n_records = 0
         for seat in self.shown_early:  # still passive on the later streets (000 §4.1)
             if hasattr(self.round, "show_card"):

@@ -33,6 +33,8 @@ API (everything is pure and cheap; amounts are a seat's TOTAL for the round, as 
   not. No and pot limit leave this to the profile (controller/core/chips.py).
 - `structure.pot_limit_max(s)`: pot limit's largest total: the bet to call plus the pot after the call
   (the pot counts dead money and every bet of this round).
+- `round_kwargs(level, profile, round_index, pot)`: the keyword arguments a game adds to
+  `BettingRound(...)` for the level's structure (empty for no-limit hold'em).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from controller.core.profiles import Profile
 from controller.core.table import Level
 
 StructureKind = Literal["no", "pot", "fixed", "spread", "split", "step_spread"]
@@ -228,3 +231,13 @@ NO_LIMIT = BettingStructure()
 def structure_for(level: Level, *, raise_cap: int = 3, heads_up_uncapped: bool = False) -> BettingStructure:
     """Shorthand for `BettingStructure.from_level`."""
     return BettingStructure.from_level(level, raise_cap=raise_cap, heads_up_uncapped=heads_up_uncapped)
+
+
+def round_kwargs(level: Level, profile: Profile, round_index: int, pot: int) -> dict[str, object]:
+    """The extra BettingRound arguments for a level's structure: none for no limit (that round is built
+    exactly as before), else the structure, whether the round is at the higher limit, and the pot."""
+    if level.limit == "no" and level.game == "holdem":
+        return {}
+    s = structure_for(level, raise_cap=profile.limit_raise_cap,
+                      heads_up_uncapped=profile.limit_heads_up_uncapped)
+    return {"structure": s, "big": s.is_limit and s.big_round(level.game, round_index), "pot": pot}

@@ -888,12 +888,13 @@ class BetBelowMinimum(Fault):
         if self.fired or seat is None or hp.street == "preflop":
             return False
         opt = rnd.options(seat)
-        if opt.to_call != 0 or not opt.may_raise or opt.max_total <= hp.bb:
+        minimum = opt.min_total  # the big blind; in fixed limit the street's bet
+        if opt.to_call != 0 or not opt.may_raise or opt.max_total <= minimum:
             return False
-        below = hp.bb * 3 // 4
+        below = minimum * 3 // 4
         hp.events.append(ActionEvent(t=hp.clock.after(1.0, 6.0), seat=seat, action="bet", amount=below))
-        rnd.act(seat, hp.bb)  # more than half the minimum: a bet that must be completed (001 §8)
-        hp.events.append(ChipsEvent(t=hp.clock.after(1.0, 3.0), seat=seat, amount=hp.bb))
+        rnd.act(seat, minimum)  # more than half the minimum: a bet that must be completed (001 §8)
+        hp.events.append(ChipsEvent(t=hp.clock.after(1.0, 3.0), seat=seat, amount=minimum))
         self.seat, self.fired = seat, True
         return True
 
@@ -931,6 +932,8 @@ class RaiseNotReopened(Fault):
 
     def before_action(self, hp: HandPlay, rnd: Round) -> bool:
         if self.fired or hp.street == "preflop" or rnd.current_bet or len(rnd.pending) < 3:
+            return False
+        if hp.limit != "no":  # its amounts are no-limit ones (limit: tests/core/test_betting_limits.py)
             return False
         a, b = rnd.pending[0], rnd.pending[1]
         cap_b = rnd.behind[b]

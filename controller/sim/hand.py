@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from controller.core.events import (
     ActionEvent,
@@ -87,9 +87,10 @@ class HandPlay:
     def __init__(self, *, seating: Seating, sb: int, bb: int, chip: int, profile: Profile,
                  deck: Sequence[str], uids: Mapping[str, str] | None, clock: Clock, rng: random.Random,
                  policy: Policy, fault: Hooks | None = None, bb_ante: bool = False,
-                 game: str | None = None) -> None:
+                 game: str | None = None, limit: str = "no") -> None:
         self.seating = seating
         self.game = game  # named in hand_start (interfaces.md §1a) in mixed rotations; None: the level's
+        self.limit = limit  # "no", "pot" or "fixed" (fixed: the big blind preflop and flop, twice it later)
         self.bb_ante = bb_ante  # the big blind also posts one big blind as ante, after its blind (TDA 2024)
         self.dead_money = 0  # antes: dead money for the main pot
         self.sb, self.bb, self.chip = sb, bb, chip
@@ -265,9 +266,17 @@ class HandPlay:
             order = self.preflop_order(live)
             return Round(seats=order, stacks={s: self.behind[s] for s in order},
                          posted={s: a for s, a in posted.items() if s in live}, bb=self.bb,
-                         current_bet=self.bb)
+                         current_bet=self.bb, **self._limit_args(street))
         return Round(seats=live, stacks={s: self.behind[s] for s in live}, posted={}, bb=self.bb,
-                     current_bet=0)
+                     current_bet=0, **self._limit_args(street))
+
+    def _limit_args(self, street: str) -> dict[str, Any]:
+        if self.limit == "no":
+            return {}
+        big = street in ("turn", "river")
+        return {"limit": self.limit, "bet_size": 2 * self.bb if big else self.bb,
+                "cap": self.profile.limit_raise_cap,
+                "pot": sum(self.committed.values()) + self.dead_money}
 
     def preflop_order(self, live: list[int]) -> list[int]:
         s = self.seating

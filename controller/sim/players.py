@@ -1,4 +1,4 @@
-"""Seeded random players: legal no-limit decisions, with short stacks going all-in often."""
+"""Seeded random players: legal decisions (no, pot or fixed limit), short stacks going all-in often."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class Policy:
         short = behind <= 12 * bb
         if opt.to_call == 0:
             if opt.may_raise and short and r < 0.25:
-                return Decision(action="act", total=opt.max_total)
+                return Decision(action="act", total=opt.max_raise)
             if opt.may_raise and r > 0.65:
                 return Decision(action="act", total=self._size(opt, pot))
             return Decision(action="act", total=opt.call_total)  # check
@@ -47,7 +47,7 @@ class Policy:
         if r < (0.25 if cheap else 0.55):
             return Decision(action="fold")
         if opt.may_raise and r > (0.80 if short else 0.96):
-            return Decision(action="act", total=opt.max_total)
+            return Decision(action="act", total=opt.max_raise)
         if opt.may_raise and r > 0.86:
             return Decision(action="act", total=self._size(opt, pot))
         return Decision(action="act", total=opt.call_total)
@@ -56,4 +56,4 @@ class Policy:
         """A bet or raise total between the minimum and the stack, roughly a share of the pot."""
         want = opt.min_total + int(pot * self.rng.choice((0.0, 0.25, 0.5, 0.75, 1.0)))
         want -= want % self.unit
-        return max(opt.min_total, min(want, opt.max_total))
+        return max(opt.min_total, min(want, opt.max_raise))

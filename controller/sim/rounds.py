@@ -1,4 +1,4 @@
-"""The simulator's own no-limit betting round: who acts next and which amounts are legal.
+"""The simulator's own betting round (no limit; fixed and pot limit too): who acts next, legal amounts.
 
 This is deliberately independent of controller/core/betting.py: the property tests check the engine
 against it, so it must not share code with the thing it checks. It keeps to the readings on which every
@@ -21,13 +21,18 @@ class Options:
     min_total: int  # smallest legal bet/raise total (0 when no bet/raise is possible)
     max_total: int  # all-in total
     may_raise: bool  # a full bet/raise (or an all-in above the call) is allowed
+    max_raise: int = 0  # the largest legal bet/raise total (no limit: the all-in; fixed: the one amount)
 
 
 class Round:
     """One betting round over `seats` (clockwise, first to act first)."""
 
     def __init__(self, *, seats: Sequence[int], stacks: Mapping[int, int], posted: Mapping[int, int],
-                 bb: int, current_bet: int) -> None:
+                 bb: int, current_bet: int, limit: str = "no", bet_size: int = 0, cap: int | None = None,
+                 pot: int = 0) -> None:
+        """`limit`: "no", "pot" or "fixed"; fixed limit bets and raises `bet_size` (the street's small or
+        big bet) at most `cap` times after the opening bet (a posted big blind is the opening bet); pot
+        limit raises at most to the pot after the call, `pot` being the chips in before this round."""
         self.order = list(seats)
         self.behind = dict(stacks)  # chips behind, after `posted` was taken out
         self.committed = {s: posted.get(s, 0) for s in self.order}
@@ -39,6 +44,12 @@ class Round:
         self.may_raise = {s: True for s in self.pending}
         self.actions = 0
         self.last_aggressor: int | None = None
+        self.limit = limit
+        self.cap = cap if limit == "fixed" else None
+        self.pot_before = pot
+        self.wagers = 1 if current_bet > 0 else 0  # opening bet + full raises (the limit cap)
+        if limit == "fixed":
+            self.min_raise = bet_size or bb
 
     # --- queries
     @property
@@ -75,9 +86,17 @@ class Round:
         base = self.current_bet + (self.min_raise if self.current_bet > 0 else 0)
         min_total = max(base, self.min_raise) if self.current_bet == 0 else base
         may_raise = self.may_raise.get(seat, True) and max_total > self.current_bet and others_able > 0
+        max_raise = max_total
+        if self.limit == "fixed":
+            min_total = max_raise = self.current_bet + self.min_raise
+            may_raise = may_raise and (self.cap is None or self.wagers < 1 + self.cap)
+        elif self.limit == "pot":
+            pot = self.pot_before + sum(self.committed.values())
+            max_raise = max(min_total, self.current_bet + pot + to_call)
         return Options(seat=seat, to_call=to_call, call_total=call_total,
                        min_total=min(min_total, max_total) if may_raise else 0,
-                       max_total=max_total, may_raise=may_raise)
+                       max_total=max_total, may_raise=may_raise,
+                       max_raise=min(max_raise, max_total) if may_raise else 0)
 
     # --- changes
     def fold(self, seat: int) -> None:
@@ -112,13 +131,17 @@ class Round:
         increment = total - self.current_bet
         full = increment >= self.min_raise
         if full:
-            self.min_raise = increment
+            if self.limit != "fixed":
+                self.min_raise = increment
+            self.wagers += 1
             self.last_aggressor = seat
         acted = [s for s in self._after(seat) if s not in self.folded and s not in self.all_in]
         if full:
             self.pending = acted
             self.may_raise = {s: True for s in acted}
         else:
+            if self.limit == "fixed" and 2 * increment >= self.min_raise:
+                self.wagers += 1  # TDA 2024 Rule 47-B: half a bet or more is a raise for the cap
             # incomplete all-in raise: seats still to act keep their rights, the others must respond
             # but may not raise again (the reading on which every profile agrees)
             for s in acted:

@@ -73,14 +73,15 @@ class _State:
 
 
 class VirtualTable:
-    """Plays hands of no-limit hold'em and returns their physical event logs (deterministic for a seed)."""
+    """Plays hands of hold'em (no limit, or `limit` pot or fixed) and returns their physical event logs
+    (deterministic for a seed)."""
 
     def __init__(self, *, seats: int = 9, seed: int = 0, inject: float = 0.0, profile: str = "cuca",
                  use_uids: bool = True, start_t: float = 0.0, style: Style = "mixed",
                  faults: tuple[str, ...] | None = None, min_stack_bb: int = 8,
                  max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS,
-                 reactions: tuple[str, ...] = ("remedy",), ante: str = "none", game: str = "holdem",
-                 rotate: int = ROTATE_HANDS) -> None:
+                 reactions: tuple[str, ...] = ("remedy",), ante: str = "none", limit: str = "no",
+                 game: str = "holdem", rotate: int = ROTATE_HANDS) -> None:
         if not 2 <= seats <= 10:
             raise ValueError(f"seats must be 2…10, got {seats}")
         if game not in GAMES:
@@ -109,6 +110,9 @@ class VirtualTable:
         if ante not in ("none", "bb"):
             raise ValueError(f"ante must be none or bb, got {ante!r}")
         self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
+        if limit not in ("no", "pot", "fixed"):
+            raise ValueError(f"limit must be no, pot or fixed, got {limit!r}")
+        self.limit = limit  # no-limit hold'em's level structure (fixed: big blind / twice it); mixed: fixed
         known: dict[str, type[Fault]] = {**FAULTS, **STUD_FAULTS}
         self.known = known
         wanted = set(faults) if faults is not None else set(known)
@@ -200,7 +204,7 @@ class VirtualTable:
         if st.game == "holdem":
             sb, bb = LEVELS[st.level]
             ante, mode = (bb, "bb") if self.bb_ante else (0, "each")
-            return LevelEvent(t=t, sb=sb, bb=bb, ante=ante, ante_mode=mode)
+            return LevelEvent(t=t, sb=sb, bb=bb, ante=ante, ante_mode=mode, limit=self.limit)
         k = self.stakes()
         if st.game == "limit":  # interfaces.md §1a: the level names the game and the structure
             return LevelEvent(t=t, sb=k.small_bet // 2, bb=k.small_bet, game="holdem", limit="fixed",
@@ -353,7 +357,7 @@ class VirtualTable:
                                    game="holdem" if self.game == "mixed" else None)
         return HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile, bb_ante=self.bb_ante,
                         deck=FULL_DECK, uids=uids, clock=clock, rng=self.rng, policy=policy,
-                        fault=hooks)  # type: ignore[arg-type]
+                        fault=hooks, limit=self.limit)  # type: ignore[arg-type]
 
 
 class LimitHoldemPlay(HandPlay):

@@ -3,14 +3,20 @@ step-spread limit, and the stud bring-in with its completion (002 §3–5; TDA 2
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from controller.core.betting import BettingRound
 from controller.core.profiles import get_profile, with_overrides
 from controller.core.record import BetStreet
 from controller.core.structures import BettingStructure
 from controller.core.table import Level
-from tests.core.test_betting_kit import act, chips, chips_total, codes, feed_ok
+from tests.core.test_betting_kit import act, chips, chips_total, codes, feed_ok, severity
+
+FULL = os.environ.get("CARDTABLE_FULL") == "1"
 
 
 def structure(limit: str, **kw: int | str) -> BettingStructure:
@@ -206,3 +212,62 @@ def test_no_limit_is_unchanged_by_default() -> None:
     assert r.structure.kind == "no" and r.min_raise_to == 2
     feed_ok(r, act(1, "bet", 600), act(2, "allin", 1000), act(1, "call", 1000))
     assert r.closed and r.committed == {1: 1000, 2: 1000}
+
+
+def test_refused_limit_raise_called_is_taken_as_played() -> None:
+    r = limit_round(stacks={1: 10_000, 2: 10_000, 3: 140, 4: 10_000}, seats=(1, 2, 3, 4))
+    feed_ok(r, act(1, "bet", 100), act(2, "call", 100))
+    assert codes(r.feed(act(3, "allin", 140))) == ["ALL_IN_AS_CALL"]
+    feed_ok(r, act(4, "call", 140))
+    assert codes(r.feed(act(1, "raise", 240))) == ["RAISE_NOT_REOPENED"]  # stands as a call to 140
+    out = r.feed(act(2, "call", 240))  # the table let the raise stand: followed as played
+    assert codes(out) == ["CORRECTION_NOT_FOLLOWED"]
+    assert r.current_bet == 240 and r.committed[1] == 240 and r.to_act == 4
+
+
+# ---------------------------------------------------------------------- properties
+LIMIT_SETTINGS = settings(max_examples=20_000 if FULL else 60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+
+
+@LIMIT_SETTINGS
+@given(data=st.data())
+def test_random_legal_limit_rounds_close_conserve_chips_and_respect_the_cap(data: st.DataObject) -> None:
+    """Every structure: legal wagers raise nothing above info, the round closes, chips are conserved,
+    fixed amounts are exact, pot limit never exceeds the pot, and the cap holds unless heads-up-free."""
+    limit = data.draw(st.sampled_from(["fixed", "pot", "spread", "split", "step_spread"]), label="limit")
+    n = data.draw(st.integers(2, 7), label="seats")
+    seats = tuple(range(1, n + 1))
+    stacks = {s: data.draw(st.integers(1, 3000), label=f"stack{s}") for s in seats}
+    hu_free = data.draw(st.booleans(), label="heads_up_uncapped")
+    big = data.draw(st.booleans(), label="big")
+    pot = data.draw(st.integers(0, 2000), label="pot")
+    extra = {"small_bet": 100, "big_bet": 400} if limit in ("spread", "step_spread") else {}
+    r = limit_round(limit, seats=seats, stacks=stacks, big=big, pot=pot, heads_up_uncapped=hu_free,
+                    **extra)  # type: ignore[arg-type]
+    start = chips_total(r)
+    for _ in range(200):
+        seat = r.to_act
+        if seat is None:
+            break
+        w = r.legal_wager(seat) if r.can_raise(seat) else None
+        cap = r.committed[seat] + r.stacks[seat]
+        choice = data.draw(st.sampled_from(["fold", "call", "raise", "raise"]), label="choice")
+        if choice == "raise" and w is not None and cap > r.current_bet:
+            lo, hi = min(w.min_to, cap), min(w.max_to, cap)
+            total = data.draw(st.sampled_from(w.exact), label="exact") if w.exact else \
+                data.draw(st.integers(lo, hi), label="total")
+            total = min(total, cap)
+            if limit == "pot":  # at most the pot (the minimum bet when the pot is smaller)
+                assert total <= max(w.min_to, r.structure.pot_limit_max(r.situation(seat)))
+            out = r.feed(act(seat, "allin" if total == cap else "raise", total))
+        elif choice == "fold" and r.to_call(seat) > 0:
+            out = r.feed(act(seat, "fold"))
+        else:
+            out = r.feed(act(seat, "call" if r.to_call(seat) else "check",
+                             r.committed[seat] + r.to_call(seat) if r.to_call(seat) else None))
+        assert all(severity(f) == "info" for f in out), [f.message for f in out]
+        assert chips_total(r) == start
+        if r.structure.raise_cap is not None and not hu_free:
+            assert r.wagers <= 1 + r.structure.raise_cap
+    assert r.closed

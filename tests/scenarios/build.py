@@ -30,6 +30,7 @@ class Scenario:
         self.expected: list[dict[str, Any]] = []
         self.t = 0.0
         self.stacks: dict[int, int] | None = None
+        self.profile_overrides: dict[str, Any] = {}  # profile fields changed for this scenario
 
     def e(self, kind: str, dt: float = 0.5, **fields: Any) -> Scenario:
         self.t = round(self.t + dt, 3)
@@ -116,6 +117,8 @@ class Scenario:
         log = HERE / f"{self.name}.jsonl"
         log.write_text("".join(json.dumps(ev, separators=(",", ":")) + "\n" for ev in self.events))
         head: dict[str, Any] = {"profile": self.profile, "about": self.about}
+        if self.profile_overrides:
+            head["overrides"] = self.profile_overrides
         if self.stacks is not None:
             head["stacks"] = {str(k): v for k, v in sorted(self.stacks.items())}
         exp = HERE / f"{self.name}.expected.jsonl"
@@ -1068,6 +1071,108 @@ def f_burn_missing_flop_runout_cuca() -> Scenario:
     s.e("card", dt=1.0, zone="burn", card="3s").card("board", "2c").card("board", "Kh").card("board", "8d")
     s.turn().river()
     return _runout_showdown(s)
+
+# --- limit hold'em (issue 13): fixed, pot and spread limit, each followed to settlement ---------------
+def _limit_setup(s: Scenario, limit: dict[str, Any], stacks: dict[int, int] | None = None) -> Scenario:
+    for seat in range(1, 5):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=(stacks or {}).get(seat, 10000))
+    return s.e("level", sb=50, bb=100, ante=0, **limit)
+
+
+def _mucks(s: Scenario, *seats: int) -> Scenario:
+    for seat in seats:
+        for c in HOLES[seat]:
+            s.gone(f"seat{seat}", c).card("muck", c)
+    return s
+
+
+def _checks_to_showdown(s: Scenario, seats: tuple[int, ...], mucking: tuple[int, ...]) -> Scenario:
+    """Turn and river checked through by `seats`; seat 2 shows Ah Kd and wins; `mucking` muck unseen."""
+    s.turn().checks(seats).river().checks(seats).expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    return _mucks(s, *mucking)
+
+
+@scenario
+def l_fixed_limit_cap() -> Scenario:
+    s = Scenario("l_fixed_limit_cap", "fixed limit 100/200: on the flop a bet and three raises reach the cap "
+                                      "(TDA 2024 Rule 48); the 5th wager stands as a call; seat 2 wins 1,500")
+    _limit_setup(s, {"limit": "fixed"}).start().deal().preflop().flop()
+    s.act(2, "bet", 100).act(3, "raise", 200).act(4, "raise", 300).act(2, "raise", 400)
+    s.act(3, "raise", 500).expect("BET_ABOVE_LIMIT", 3, "flop").act(4, "call", 400)
+    _checks_to_showdown(s, (2, 3, 4), (3, 4))
+    return s.settle(s1=10000, s2=11000, s3=9500, s4=9500)
+
+
+@scenario
+def l_fixed_limit_heads_up_uncapped() -> Scenario:
+    s = Scenario("l_fixed_limit_heads_up_uncapped", "fixed limit heads-up with a profile that lifts the cap "
+                                                    "heads-up: a bet and five raises on the flop stand")
+    s.profile_overrides = {"limit_heads_up_uncapped": True}
+    for seat in (1, 2):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=10000)
+    s.e("level", sb=50, bb=100, ante=0, limit="fixed").start(blinds=False)
+    s.e("chips", seat=1, amount=50).e("chips", seat=2, amount=100).deal(order=(2, 1))
+    s.act(1, "call", 100).act(2, "check").flop()
+    s.act(2, "bet", 100).act(1, "raise", 200).act(2, "raise", 300).act(1, "raise", 400).act(2, "raise", 500)
+    s.act(1, "raise", 600).act(2, "call", 600)
+    s.turn().checks((2, 1)).river().checks((2, 1)).expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 1)
+    return s.settle(s1=9300, s2=10700)
+
+
+@scenario
+def l_pot_limit_max_raise() -> Scenario:
+    s = Scenario("l_pot_limit_max_raise", "pot limit 50/100: seat 4 raises the pot exactly (350); seat 2's "
+                                          "raise to 2,000 is cut to the pot (1,150); the flop pot bet of "
+                                          "2,400 stands; seat 2 wins 7,200")
+    _limit_setup(s, {"limit": "pot"}).start().deal()
+    s.act(4, "raise", 350).act(1, "fold").gone("seat1", "2h").card("muck", "2h")
+    s.gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "raise", 2000).expect("BET_ABOVE_LIMIT", 2, "preflop")
+    s.act(3, "fold")
+    _mucks(s, 3).act(4, "call", 1150).flop().act(2, "bet", 2400).act(4, "call", 2400)
+    _checks_to_showdown(s, (2, 4), (4,))
+    return s.settle(s1=10000, s2=13650, s3=9900, s4=6450)
+
+
+@scenario
+def l_spread_limit_bounds() -> Scenario:
+    s = Scenario("l_spread_limit_bounds", "spread limit 100–500: a bet of 700 is cut to 500; a raise of 300 "
+                                          "(less than the last 500, more than half) is completed to 1,000 "
+                                          "(cuca); seat 2 wins 2,300")
+    _limit_setup(s, {"limit": "spread", "small_bet": 100, "big_bet": 500}).start().deal().preflop().flop()
+    s.act(2, "bet", 700).expect("BET_ABOVE_LIMIT", 2, "flop")
+    s.act(3, "raise", 800).expect("BET_BELOW_MINIMUM", 3, "flop")
+    s.act(4, "fold")
+    _mucks(s, 4).act(2, "call", 1000)
+    _checks_to_showdown(s, (2, 3), (3,))
+    return s.settle(s1=10000, s2=11200, s3=8900, s4=9900)
+
+
+@scenario
+def l_fixed_limit_short_all_in_reopens() -> Scenario:
+    s = Scenario("l_fixed_limit_short_all_in_reopens", "fixed limit, TDA 2024 Rule 47-B: an all-in of half "
+                                                       "a bet (150 over a 100 bet) reopens the betting; the "
+                                                       "bettor may raise to 250", profile="tda")
+    _limit_setup(s, {"limit": "fixed"}, {3: 250}).start().deal().preflop().flop()
+    s.act(2, "bet", 100).act(3, "allin", 150).act(4, "call", 150).act(2, "raise", 250).act(4, "call", 250)
+    _checks_to_showdown(s, (2, 4), (3, 4))
+    return s.settle(s1=10000, s2=10600, s4=9650)  # seat 3 busted: it leaves the table
+
+
+@scenario
+def l_fixed_limit_short_all_in_not_reopened() -> Scenario:
+    s = Scenario("l_fixed_limit_short_all_in_not_reopened", "fixed limit, TDA 2024 Rule 47-B: an all-in of "
+                                                            "less than half a bet (140 over 100) does not "
+                                                            "reopen; the bettor's raise stands as a call",
+                 profile="tda")
+    _limit_setup(s, {"limit": "fixed"}, {3: 240}).start().deal().preflop().flop()
+    s.act(2, "bet", 100).act(3, "allin", 140).expect("ALL_IN_AS_CALL", 3, "flop").act(4, "call", 140)
+    s.act(2, "raise", 240).expect("RAISE_NOT_REOPENED", 2, "flop")
+    _checks_to_showdown(s, (2, 4), (3, 4))
+    return s.settle(s1=10000, s2=10480, s4=9760)  # seat 3 busted: it leaves the table
 
 
 def main() -> None:

@@ -11,14 +11,14 @@ import pytest
 from controller.core.alerts import Alert
 from controller.core.engine import Engine
 from controller.core.eventlog import read_events
-from controller.core.profiles import get_profile
+from controller.core.profiles import Profile, get_profile, with_overrides
 
 HERE = Path(__file__).resolve().parent
 LOGS = sorted(p for p in HERE.glob("*.jsonl") if not p.name.endswith(".expected.jsonl"))
 
 
-def run(log: Path, profile: str) -> tuple[list[Alert], Engine]:
-    prof = get_profile(profile)
+def run(log: Path, profile: str | Profile) -> tuple[list[Alert], Engine]:
+    prof = get_profile(profile) if isinstance(profile, str) else profile
     engine = Engine(table="t1", profile=prof, strict=True)
     alerts: list[Alert] = []
     with log.open(encoding="utf-8") as fh:
@@ -46,7 +46,8 @@ def expected(log: Path) -> tuple[str, list[dict[str, object]]]:
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
 def test_scenario(log: Path) -> None:
     profile, want = expected(log)
-    alerts, engine = run(log, profile)
+    # A header may change profile fields for one scenario (e.g. lift the limit raise cap heads-up).
+    alerts, engine = run(log, with_overrides(get_profile(profile), **header(log).get("overrides", {})))
     got = [{"code": a.code, "seat": a.seat, "street": a.street} for a in alerts]
     assert got == want, "\n".join(f"{a.code} seat={a.seat} {a.street}" for a in alerts)
     stacks = header(log).get("stacks")
