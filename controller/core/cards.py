@@ -25,6 +25,8 @@ def is_card(code: str) -> bool:
 
 def parse_card(code: str) -> str:
     """Return the canonical card code or raise CardError (accepts '10h' and upper-case suits)."""
+    if type(code) is str and code in _CARD_SET:
+        return code  # already canonical: the common case, checked first
     if not isinstance(code, str):
         raise CardError(f"card must be a string, got {type(code).__name__}")
     text = code.strip()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from controller.core import antes
 from controller.core.alerts import Finding
 from controller.core.events import ChipsEvent, Event
 from controller.core.forced import AnteMode, ForcedBets, Post, PostKind, posts_due, preflop_bet, straddlers
@@ -46,13 +47,24 @@ class DealPart(HandBase):
                 out.append(_f("DEAL_BEFORE_BLINDS", f"First hole card dealt before seat {seat} posted the "
                                                     f"{kind} blind ({due[seat]})", seat=seat))
                 self.late_blind_flagged = True
-        return out
+        return out + antes.missing(self.ante_ledger, self._pre_deal(), pre_chips=self.pre_chips,
+                                   flagged=self.blind_flagged)
+
+    def _pre_deal(self) -> antes.PreDeal:
+        lv = self.level
+        return antes.PreDeal(posts=self.forced_posts(), ante_chips=lv.ante_chips, ante=lv.ante,
+                             ante_mode=lv.ante_mode, straddles=self.extras.straddles)
 
     def check_blind(self, seat: int, amount: int) -> list[Finding]:
         """A chips event before the deal: it must be a blind seat posting the level's amount (001 §7)."""
         self.pre_chips[seat] = amount
+        self.ante_ledger.see(seat, amount)
         if amount == 0 or seat in self.blind_flagged:
             return []
+        screened = antes.screen(self.ante_ledger, seat, amount, self._pre_deal())
+        if screened is not None:  # an ante or a straddle, right or wrong (antes.py)
+            self.blind_flagged.update([seat] if screened else [])
+            return screened
         due = self.expected_posts()
         lv = self.level
         if seat not in due:
@@ -95,7 +107,8 @@ class DealPart(HandBase):
         if not self.deal_cards:
             return self.check_blind(ev.seat, ev.amount)
         due = self.expected_posts()
-        if ev.seat in due and ev.amount == due[ev.seat]:
+        late = antes.late_amounts(ev.seat, self._pre_deal())  # with ante readers: blind plus ante
+        if (ev.seat in due and ev.amount == due[ev.seat]) or ev.amount in late:
             if self.blinds_auto and not self.late_blind_flagged:
                 self.late_blind_flagged = True
                 return [_f("DEAL_BEFORE_BLINDS", f"Seat {ev.seat} posted its blind ({ev.amount}) after the "

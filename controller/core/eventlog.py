@@ -120,7 +120,7 @@ def _declared(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """`ante_mode` and `scale` (docs/interfaces.md "Forced bets and units"), only when present."""
+    """`ante_mode`, `scale`, `ante_chips` (docs/interfaces.md "Forced bets and units"), only when present."""
     out: dict[str, Any] = {}
     if "ante_mode" in obj:
         out["ante_mode"] = _choice(obj, "ante_mode", ANTE_MODES)
@@ -129,6 +129,10 @@ def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
         if scale > 10**6 or 10 ** (len(str(scale)) - 1) != scale:
             raise LogError(f"must be a power of ten from 1 to 1000000, got {scale}", field="scale")
         out["scale"] = scale
+    if "ante_chips" in obj:
+        if not isinstance(obj["ante_chips"], bool):
+            raise LogError("must be true or false", field="ante_chips")
+        out["ante_chips"] = obj["ante_chips"]
     return out
 
 
@@ -307,21 +311,30 @@ def event_from_json(obj: Any, *, max_seat: int = 99) -> Event:
     return event  # type: ignore[return-value]
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per event class, its fields but `t` and `source`
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name not in ("t", "source"))
+    return names
+
+
 def event_to_json(event: BaseEvent) -> dict[str, Any]:
     """The canonical JSON object of an event: `t`, `type`, then the fields; None values omitted."""
     out: dict[str, Any] = {"t": event.t, "type": event.TYPE}
-    for f in fields(event):
-        if f.name in ("t", "source"):
-            continue
-        value = getattr(event, f.name)
-        if value is None and not (isinstance(event, SeatEvent) and f.name == "player"):
+    for name in _field_names(type(event)):
+        value = getattr(event, name)
+        if value is None and not (name == "player" and isinstance(event, SeatEvent)):
             continue
         if isinstance(value, Mapping):
             value = {str(k): v for k, v in value.items()}  # JSON object keys (hand_start posts/dead)
-        out[f.name] = list(value) if isinstance(value, tuple) else value
+        out[name] = list(value) if isinstance(value, tuple) else value
     if isinstance(event, LevelEvent):
         for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1), ("game", "holdem"),
-                              ("limit", "no"), ("bring_in", 0), ("small_bet", 0), ("big_bet", 0)):
+                              ("limit", "no"), ("bring_in", 0), ("small_bet", 0), ("big_bet", 0),
+                              ("ante_chips", False)):
             if out.get(name) == default:
                 out.pop(name)
     if event.source is not None:
@@ -331,7 +344,7 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
 
 def dumps_event(event: BaseEvent) -> str:
     """One JSON Lines record (no trailing newline), compact and key-order stable."""
-    return strictjson.dumps(event_to_json(event), separators=(",", ":"), ensure_ascii=False)
+    return strictjson.dumps_compact(event_to_json(event))
 
 
 def parse_line(text: str, *, line: int = 0, max_seat: int = 99) -> Event:

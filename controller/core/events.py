@@ -60,6 +60,7 @@ class LevelEvent(BaseEvent):
     bring_in: int = 0
     small_bet: int = 0
     big_bet: int = 0
+    ante_chips: bool = False  # the chip readers report antes: chips before the deal include them (antes.py)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from controller.core.alerts import Finding, Street
+from controller.core.antes import AnteLedger
 from controller.core.catalogue import entry
 from controller.core.events import ActionEvent, ChipsEvent, Event
 from controller.core.forced import NO_EXTRAS, Extras
@@ -121,6 +122,7 @@ class HandBase:
         self.deal_pos = -1
         self.holes: dict[int, list[str]] = {s: [] for s in dealt_in}
         self.pre_chips: dict[int, int] = {}
+        self.ante_ledger = AnteLedger()  # antes and straddles seen before the deal (antes.py)
         self.blind_flagged: set[int] = set()
         self.blinds_done = False
         self.blinds_auto = False

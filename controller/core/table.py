@@ -23,12 +23,13 @@ class Level:
     bring_in: int = 0  # stud's forced opener (0: none)
     small_bet: int = 0  # fixed/split: the small bet; spread: the lower bound (0: not given)
     big_bet: int = 0  # fixed/split: the big bet; spread: the upper bound (0: not given)
+    ante_chips: bool = False  # chips events before the deal include the antes (controller/core/antes.py)
 
     @classmethod
     def from_event(cls, ev: LevelEvent) -> Level:
         return cls(sb=ev.sb, bb=ev.bb, ante=ev.ante, chip=ev.chip, ante_mode=ev.ante_mode, scale=ev.scale,
                    game=ev.game, limit=ev.limit, bring_in=ev.bring_in, small_bet=ev.small_bet,
-                   big_bet=ev.big_bet)
+                   big_bet=ev.big_bet, ante_chips=ev.ante_chips)
 
 
 @dataclass(kw_only=True, slots=True)

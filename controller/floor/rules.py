@@ -115,6 +115,17 @@ SUMMARIES: dict[str, str] = {
     "BUTTON_WRONG": (
         "The button moves by the dead-button rule (001 §7, §14(5)). Put it right; if the first card went "
         "to the wrong seat as a result, that is a misdeal."),
+    "ANTE_NOT_POSTED": (
+        "Antes go in before the first card like the blinds (TDA 2024; the books ask for the forced bets "
+        "before the deal, 000 §2.1, 004 preparation). The seat named puts its ante in now; antes are dead "
+        "money for the main pot and do not count as a bet."),
+    "ANTE_WRONG_SEAT": (
+        "With a big-blind ante the big blind alone posts the ante for the whole table (TDA 2024), with a "
+        "button ante the button. Another seat's ante chips go back to it and the right seat posts."),
+    "STRADDLE_OUT_OF_TURN": (
+        "A straddle is posted by the seat after the big blind, a second one by the seat after that. The "
+        "books and TDA 2024 leave straddles to the house; we treat chips from another seat like an action "
+        "out of turn (000 §3.1): they go back."),
     "ACTION_OUT_OF_TURN": (
         "An action out of turn binds when the action facing that seat has not changed by the time its "
         "turn comes (000 §3.1, 001 §3); if someone in between bet or raised, the chips go back and the "

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from controller.core.cards import FULL_DECK, is_card
 from controller.core.forced import UNKNOWN_STACK, AnteMode, ForcedBets, Post, posts_due
 from controller.core.record import ActionRecord, BetStreet, HandRecord, RecordedAction
+from controller.phh import fasttoml
 from controller.phh.amounts import AmountError, result_list, to_units, unit_scale, units_list
 from controller.phh.fields import FieldError, check_fields, check_shape
 
@@ -96,6 +97,14 @@ class PhhHand:
 
     def forced(self) -> ForcedBets:
         """The hand's forced bets as data (player indices for seats); what cannot be played is refused."""
+        cached: ForcedBets | None = self.__dict__.get("_forced")
+        if cached is not None:  # asked several times per import; the hand is immutable
+            return cached
+        fb = self._forced()
+        self.__dict__["_forced"] = fb
+        return fb
+
+    def _forced(self) -> ForcedBets:
         sb_i, bb_i = self.blind_indices()
         antes = [self.ante_of(i) for i in range(self.n)]
         paying = [i for i, a in enumerate(antes) if a]
@@ -146,7 +155,9 @@ def parse_phh(text: str, *, name: str = "input") -> list[PhhHand]:
 def parse_phh_lenient(text: str, *, name: str = "input") -> tuple[list[PhhHand], list[PhhError]]:
     """The hands that can be read and one error per hand that cannot (a broken file: one error)."""
     try:
-        data = tomllib.loads(text, parse_float=Decimal)
+        data = fasttoml.loads(text)  # the plain PHH subset, fast; anything else (and every error): tomllib
+        if data is None:
+            data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"{name}: not PHH/TOML ({exc})") from None
     except RecursionError:
@@ -294,6 +305,8 @@ def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[P
     """
     known: set[str] = set()
     shown_later: dict[str, list[str]] = {}  # a hand dealt as ???? but shown at the end: the shown cards
+    if not invent and not any("?" in a for a in hand.actions):
+        return hand, []  # nothing unknown and nothing to invent: the hand as it is
     for a in hand.actions:
         words = a.split("#")[0].split()
         for w in words[2:]:
@@ -408,7 +421,7 @@ class Play:
             self._record(p.seat, kind, self.street_bets[p.seat], added)
 
     def _record(self, i: int, action: RecordedAction, total: int, added: int) -> None:
-        seat = self.hand.seat_numbers()[i]
+        seat = self.hand.seats[i] if self.hand.seats else i + 1  # seat_numbers(), without the copy
         self.records.append(ActionRecord(t=0.0, street=STREETS[self.street], seat=seat, action=action,
                                          total=total, added=added))
 

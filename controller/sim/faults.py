@@ -33,6 +33,7 @@ class TableView(Protocol):
 
     use_uids: bool
     profile: Profile
+    bb_ante: bool
 
     def level_blinds(self) -> tuple[int, int]: ...
 
@@ -802,6 +803,69 @@ class BlindWrong(Fault):
         return True
 
 
+class AnteNotPosted(Fault):
+    """Big-blind ante: the big blind puts in its blind alone; after the first card the dealer takes the
+    ante and moves it to the pot."""
+
+    code = "ANTE_NOT_POSTED"
+
+    def applicable(self, seating: Seating, table: TableView) -> bool:
+        return table.bb_ante and seating.stacks[seating.bb_seat] > table.level_blinds()[1]
+
+    def blinds(self, hp: HandPlay) -> bool:
+        hp.post_blind_chips(ante=False)
+        return True
+
+    def deal(self, hp: HandPlay) -> bool:
+        order = hp.deal_order()
+        _deal_until(hp, order, 1)
+        s = hp.seating
+        blind = min(hp.bb, hp.behind[s.bb_seat])
+        late = blind + hp.bb_ante_due()
+        hp.events.append(ChipsEvent(t=hp.clock.after(2.0, 5.0), seat=s.bb_seat, amount=late))
+        hp.sweep_ante()
+        for seat in order[1:]:
+            hp.put(hp.seat_zone(seat), hp.draw(), 0.25, 0.6)
+        self.seat, self.fired = s.bb_seat, True
+        return True
+
+
+class AnteWrongSeat(Fault):
+    """Big-blind ante: the small blind puts the ante in with its blind (or the button puts it in); the
+    dealer gives it back and the big blind posts it, all before the deal."""
+
+    code = "ANTE_WRONG_SEAT"
+
+    def applicable(self, seating: Seating, table: TableView) -> bool:
+        sb, bb = table.level_blinds()
+        return (table.bb_ante and seating.stacks[seating.bb_seat] > bb
+                and any(seating.stacks[w] > a + bb for w, a in self._wrong(seating, sb)))
+
+    @staticmethod
+    def _wrong(seating: Seating, sb: int) -> list[tuple[int, int]]:
+        """(seat, its own blind) of the seats that might put the ante in by mistake."""
+        out = [(seating.sb_seat, sb)] if seating.sb_seat is not None else []
+        if seating.button in seating.dealt_in and seating.button not in (seating.sb_seat, seating.bb_seat):
+            out.append((seating.button, 0))
+        return out
+
+    def blinds(self, hp: HandPlay) -> bool:
+        s = hp.seating
+        seat, own = self.rng.choice([(w, a) for w, a in self._wrong(s, hp.sb) if s.stacks[w] > a + hp.bb])
+        ante = hp.bb_ante_due()
+        if s.sb_seat is not None and s.sb_seat != seat:
+            hp.events.append(ChipsEvent(t=hp.clock.after(0.8, 2.0), seat=s.sb_seat,
+                                        amount=min(hp.sb, hp.behind[s.sb_seat])))
+        hp.events.append(ChipsEvent(t=hp.clock.after(0.8, 2.0), seat=seat, amount=own + hp.bb))
+        blind = min(hp.bb, hp.behind[s.bb_seat])
+        hp.events.append(ChipsEvent(t=hp.clock.after(0.5, 1.5), seat=s.bb_seat, amount=blind))
+        hp.events.append(ChipsEvent(t=hp.clock.after(1.0, 3.0), seat=seat, amount=own))  # given back
+        hp.events.append(ChipsEvent(t=hp.clock.after(0.5, 1.5), seat=s.bb_seat, amount=blind + ante))
+        hp.sweep_ante()
+        self.seat, self.fired = seat, True
+        return True
+
+
 class ButtonWrong(Fault):
     """The hand starts with the button one seat too far; the dealer moves it and plays the hand right."""
 
@@ -1061,9 +1125,11 @@ _ALL: tuple[type[Fault], ...] = (
     KnockMissing, KnockPauseShort, BurnMissingFlop, BurnMissingTurn, BurnMissingRiver, BurnExtra,
     BurnExposed, FlopTooManyCards, FlopPremature, TurnPremature, RiverPremature, CorrectionNotFollowed,
     RabbitHunt,
-    BlindWrong, ButtonWrong, ActionOutOfTurn, PlayerSkipped, CallShort, BetBelowMinimum, OversizedChip,
+    BlindWrong, ButtonWrong, AnteNotPosted, AnteWrongSeat, ActionOutOfTurn, PlayerSkipped, CallShort,
+    BetBelowMinimum, OversizedChip,
     RaiseNotReopened, ActionTime,
     DeadHandClock,
     MisdealCalled, HoleCardInMuck, ActionAfterFold, FloorCalled,
 )
 FAULTS: dict[str, type[Fault]] = {cls.code: cls for cls in _ALL}
+ANTE_FAULTS: frozenset[str] = frozenset({"ANTE_NOT_POSTED", "ANTE_WRONG_SEAT"})  # big-blind-ante tables only

@@ -196,13 +196,31 @@ class HandPlay:
             return
         self.post_blind_chips()
 
-    def post_blind_chips(self, sb_amount: int | None = None) -> None:
+    def post_blind_chips(self, sb_amount: int | None = None, *, ante: bool = True) -> None:
+        """The blinds as the readers see them; with a big-blind ante the big blind puts blind and ante in
+        and the dealer moves the ante to the pot before dealing (`level.ante_chips`, core/antes.py)."""
         s = self.seating
         if s.sb_seat is not None:
             amount = sb_amount if sb_amount is not None else min(self.sb, self.behind[s.sb_seat])
             self.events.append(ChipsEvent(t=self.clock.after(0.8, 2.0), seat=s.sb_seat, amount=amount))
-        self.events.append(ChipsEvent(t=self.clock.after(0.5, 1.5), seat=s.bb_seat,
-                                      amount=min(self.bb, self.behind[s.bb_seat])))
+        blind = min(self.bb, self.behind[s.bb_seat])
+        due = self.bb_ante_due() if ante else 0
+        self.events.append(ChipsEvent(t=self.clock.after(0.5, 1.5), seat=s.bb_seat, amount=blind + due))
+        if due:
+            self.sweep_ante()
+
+    def sweep_ante(self) -> None:
+        """The dealer moves the big blind's ante to the pot: its bet zone holds the blind alone."""
+        bb_seat = self.seating.bb_seat
+        self.events.append(ChipsEvent(t=self.clock.after(0.3, 1.0), seat=bb_seat,
+                                      amount=min(self.bb, self.behind[bb_seat])))
+
+    def bb_ante_due(self) -> int:
+        """The big-blind ante this hand: one big blind from what the big blind has left after its blind."""
+        if not self.bb_ante:
+            return 0
+        left = self.behind[self.seating.bb_seat]
+        return min(self.bb, left - min(self.bb, left))
 
     def blind_posts(self) -> dict[int, int]:
         s = self.seating

@@ -10,7 +10,7 @@ from typing import Any
 from controller.core.cards import FULL_DECK
 from controller.core.events import DeckEvent, Event, LevelEvent, SeatEvent
 from controller.core.profiles import Profile, get_profile
-from controller.sim.faults import FAULTS, Fault
+from controller.sim.faults import ANTE_FAULTS, FAULTS, Fault
 from controller.sim.hand import Clock, HandPlay, Seating
 from controller.sim.limits import FixedRound
 from controller.sim.players import Policy, Style
@@ -115,7 +115,9 @@ class VirtualTable:
         self.limit = limit  # no-limit hold'em's level structure (fixed: big blind / twice it); mixed: fixed
         known: dict[str, type[Fault]] = {**FAULTS, **STUD_FAULTS}
         self.known = known
-        wanted = set(faults) if faults is not None else set(known)
+        # Ante injectors only where there is an ante (so the other tables' seeds draw as before).
+        wanted = (set(faults) if faults is not None
+                  else {k for k in known if self.bb_ante or k not in ANTE_FAULTS})
         unknown = sorted(k for k in wanted if k not in known)
         if unknown:
             raise ValueError(f"no injector for {', '.join(unknown)} (have {', '.join(sorted(known))})")
@@ -204,7 +206,8 @@ class VirtualTable:
         if st.game == "holdem":
             sb, bb = LEVELS[st.level]
             ante, mode = (bb, "bb") if self.bb_ante else (0, "each")
-            return LevelEvent(t=t, sb=sb, bb=bb, ante=ante, ante_mode=mode, limit=self.limit)
+            return LevelEvent(t=t, sb=sb, bb=bb, ante=ante, ante_mode=mode, limit=self.limit,
+                              ante_chips=self.bb_ante)  # the readers see the ante
         k = self.stakes()
         if st.game == "limit":  # interfaces.md §1a: the level names the game and the structure
             return LevelEvent(t=t, sb=k.small_bet // 2, bb=k.small_bet, game="holdem", limit="fixed",

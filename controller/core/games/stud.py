@@ -6,7 +6,6 @@ Pure functions over card codes; the rules and where they come from are in docs/r
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from controller.core.cards import RANKS, SUITS
@@ -19,6 +18,8 @@ PLAN = GamePlan(name=NAME, streets=("third", "fourth", "fifth", "sixth", "sevent
                 deal_up=(False, False, True), board_cards={"seventh": 1},
                 street_cards={"fourth": 1, "fifth": 1, "sixth": 1, "seventh": 1},
                 street_up={"fourth": True, "fifth": True, "sixth": True, "seventh": False}, button=False)
+
+_RANK = {r: i for i, r in enumerate(RANKS)}
 
 # Betting structures in which the bring-in goes to the highest up-card (002 §3).
 HIGH_BRING_IN: frozenset[str] = frozenset({"pot", "no"})
@@ -40,8 +41,11 @@ def showing_key(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
     """How strong a partial board of up-cards is: quads > trips > two pair > pair > high card, then the
     ranks that make it. Straights and flushes do not count on a partial board (the usual stud reading;
     002 §4 speaks only of the highest showing hand)."""
-    counts = Counter(RANKS.index(c[0]) for c in cards)
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    counts: dict[int, int] = {}
+    for c in cards:
+        r = _RANK[c[0]]
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(counts.items(), key=_by_count_then_rank, reverse=True)
     shape = [n for _, n in groups]
     if shape[:1] == [4]:
         category = 5
@@ -54,6 +58,10 @@ def showing_key(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
     else:
         category = 1
     return category, tuple(r for r, _ in groups)
+
+
+def _by_count_then_rank(rc: tuple[int, int]) -> tuple[int, int]:
+    return rc[1], rc[0]
 
 
 def first_to_act(showing: Mapping[int, Sequence[str]], order: Sequence[int]) -> int:

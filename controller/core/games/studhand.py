@@ -72,6 +72,7 @@ class StudHand(Hand):
         self.first_due: int | None = None  # who must act first on this street
         self.faces_checked = False  # this street's up-cards were checked at its first action
         self.common: str | None = None  # 7th street's common card when the deck ran short
+        self.structure: BettingStructure | None = None
         self.deal_seq = [s for _ in range(self.game.hole_cards) for s in self.dealt_in]
 
     # --- forced bets: antes only (002 §1) --------------------------------------------------------------
@@ -220,9 +221,12 @@ class StudHand(Hand):
         return self._structure().small_bet
 
     def _structure(self) -> BettingStructure:
-        prof = self.profile
-        return structure_for(self.level, raise_cap=prof.limit_raise_cap,
-                             heads_up_uncapped=prof.limit_heads_up_uncapped)
+        """The level's betting structure (one per hand: the level does not change during a hand)."""
+        if self.structure is None:
+            prof = self.profile
+            self.structure = structure_for(self.level, raise_cap=prof.limit_raise_cap,
+                                           heads_up_uncapped=prof.limit_heads_up_uncapped)
+        return self.structure
 
     def _structure_args(self, first: int) -> dict[str, Any]:
         """The betting structure of the round (controller/core/structures.py): 5th street on at the higher
@@ -559,7 +563,11 @@ class StudHand(Hand):
     # --- public state (interfaces.md §3: never a down-card of a live hand) ------------------------------
     def public_seat(self, seat: int) -> dict[str, Any]:
         """The seat's up-cards as the table sees them: only cards seen face up (an up-card dealt face down
-        stays hidden until it is turned)."""
+        stays hidden until it is turned); none once the seat folded or its hand is dead (its cards are
+        gone from the table)."""
+        rec = self.record
+        if seat in rec.folded or seat in rec.dead:
+            return {"up": []}
         return {"up": [c for c in self.up.get(seat, ()) if c not in self.turn_owed]}
 
     def public_game(self) -> dict[str, Any]:
