@@ -53,11 +53,11 @@ SLOW = (
     "tests/phh/test_dev_sample_cli.py::test_dev_sample_settles_as_recorded_through_the_cli[pluribus_dev.phhs]",
     "tests/core/test_history.py::test_written_hands_replay_in_pokerkit_to_the_same_stacks",
     "tests/bridge/test_link.py::test_soak_every_event_exactly_once_in_order_and_fast_relink",
+    # Issue 13's must-show: simulate --game stud|mixed --hands 1000 (the 30-hand form stays everyday).
+    "tests/sim/test_stud_follow.py::test_simulate_1000_hands",
     # 10,000 stud hands against PokerKit (CARDTABLE_FULL=1); the 200-hand form runs every day.
     "tests/conformance/test_stud_differential.py::test_random_stud_hands_match_pokerkit_long",
     "tests/core/test_limits_kit.py::test_limit_holdem_matches_pokerkit_long",  # 1,000 hands per structure
-    # Issue 13's must-show: simulate --game stud|mixed --hands 1000 (the 30-hand form stays everyday).
-    "tests/sim/test_stud_follow.py::test_simulate_1000_hands",
 )
 
 

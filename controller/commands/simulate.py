@@ -79,8 +79,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rotate", type=int, default=8, metavar="N",
                    help="with --game mixed: hands per game before the rotation switches (default 8)")
     p.add_argument("--limit", choices=("no", "pot", "fixed"), default="no",
-                   help="betting structure: no limit (default), pot limit, or fixed limit (big blind "
-                        "preflop and flop, twice it on turn and river)")
+                   help="hold'em's betting structure: no limit (default), pot limit, or fixed limit "
+                        "(big blind preflop and flop, twice it on turn and river); stud and --game mixed "
+                        "are fixed limit throughout")
     p.add_argument("--speed", type=_speed, default=None, metavar="fast|real|N",
                    help="fast (default: as fast as the daemon takes events), real, or N× real time")
     p.add_argument("--inject", type=_share, default=0.3, metavar="RATE",

@@ -249,7 +249,8 @@ class PhhCollector:
         self.alerts.setdefault(alert.hand, []).append(alert)
 
     def summary(self, hand: int, payload: Mapping[str, Any]) -> None:
-        """A finished hand; misdealt (void) hands have no result and are left out."""
+        """A finished hand; misdealt (void) hands have no result and are left out, and so are hands of a
+        game and structure PHH has no variant for, counted in `skipped`."""
         alerts = self.alerts.pop(hand, [])
         seen = self.seen.pop(hand, None)
         if "seats" in payload and payload.get("ended") in ("fold", "showdown"):

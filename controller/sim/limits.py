@@ -57,7 +57,7 @@ class FixedRound(Round):
                      and mine + behind >= total and others_able > 0)
         return Options(seat=seat, to_call=to_call, call_total=call_total,
                        min_total=total if may_raise else 0, max_total=total if may_raise else call_total,
-                       may_raise=may_raise)
+                       may_raise=may_raise, max_raise=total if may_raise else 0)
 
     def post_bring_in(self, seat: int) -> str:
         """The forced bring-in as a `bet` (interfaces.md §1a); a short stack brings in all it has."""

@@ -187,9 +187,13 @@ class StudPlay(HandPlay):
         """Who must act first: the bring-in on 3rd street, the highest showing hand later."""
         live = self.live()
         if street == "third":
-            able = [s for s in live if self.behind[s] > 0] or live
-            return bring_in_seat({s: self.up[s][-1] for s in able})
-        return first_to_act({s: self.up[s] for s in live}, live)
+            low = bring_in_seat({s: self.up[s][-1] for s in live})
+        else:
+            low = first_to_act({s: self.up[s] for s in live}, live)
+        # All-in (on the ante, or earlier): the opening passes to the next seat clockwise that still has
+        # chips, as it does for any seat that cannot act (PokerKit plays it so too; 002 is silent).
+        i = live.index(low)
+        return next((s for s in live[i:] + live[:i] if self.behind[s] > 0), low)
 
     def new_round(self, street: str) -> Round:
         live = self.live()

@@ -74,6 +74,32 @@ class StudDownCardExposed(Fault):
         return True
 
 
+class StudDownCardsExposedMultiple(Fault):
+    """Two down-cards of the initial deal are turned face up (two seats): misdeal, the cards are
+    collected, the hand is dealt again (the first exposure is a `HOLE_CARD_EXPOSED` when it happens)."""
+
+    code = "HOLE_CARDS_EXPOSED_MULTIPLE"
+    also = ("HOLE_CARD_EXPOSED",)
+
+    def applicable(self, seating: Seating, table: TableView) -> bool:
+        return len(seating.dealt_in) >= 3
+
+    def deal(self, hp: HandPlay) -> bool:
+        sp = _stud(hp)
+        seats = list(sp.seating.dealt_in)
+        order = seats * 2  # the two rounds of down-cards
+        a = self.rng.randrange(len(order) - 1)
+        later = [k for k in range(a + 1, len(order)) if order[k] != order[a]]  # another seat's card
+        b = self.rng.choice(later)
+        for k, seat in enumerate(order[:b + 1]):
+            card = sp.deal_down(seat)
+            if k in (a, b):
+                sp.expose(sp.seat_zone(seat), card, 0.05, 0.3)
+        self.seat, self.fired = order[b], True
+        sp.misdeal()
+        return True
+
+
 class StudUpCardDealtDown(Fault):
     """A 4th–6th street card comes face down; once the street's betting has begun (the core judges the
     faces then: up-card readers and the camera report an exposure with a little delay) the dealer turns
@@ -298,6 +324,7 @@ class StudSmallRaiseAfterOpenPair(_FourthStreetOpening):
 STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_DEAL_ORDER": StudDealOrder,
     "STUD_DOWN_CARD_EXPOSED": StudDownCardExposed,
+    "STUD_DOWN_CARDS_EXPOSED_MULTIPLE": StudDownCardsExposedMultiple,
     "STUD_UP_CARD_DEALT_DOWN": StudUpCardDealtDown,
     "STUD_DOOR_CARD_DEALT_DOWN": StudDoorCardDealtDown,
     "STUD_DOWN_CARD_DEALT_UP": StudDownCardDealtUp,

@@ -109,3 +109,42 @@ def test_limit_fields_refused_by_name(fields: str, message: str) -> None:
     text = fields + "starting_stacks = [100, 100]\nactions = []\n"
     with pytest.raises(PhhError, match=message):
         parse_phh(text)
+
+
+def _export(log: Path) -> str:
+    """`replay --phh` in-process: the hands of a log as PHHS text."""
+    from controller.core.engine import Engine, HandSummary
+    from controller.core.eventlog import read_events
+    from controller.core.history import PhhCollector
+
+    engine, phh = Engine(table="t1"), PhhCollector()
+    for _, ev in read_events(log.read_text(encoding="utf-8").splitlines()):
+        outs = engine.feed(ev)
+        phh.event(ev, engine.hand, engine.current.level if engine.hand else None)
+        for out in outs:
+            if isinstance(out, HandSummary):
+                phh.summary(out.hand, out.payload)
+    for out in engine.finish(engine.last_t):
+        if isinstance(out, HandSummary):
+            phh.summary(out.hand, out.payload)
+    return phh.text()
+
+
+def test_a_stud_hand_written_as_f7s_reads_back_and_pokerkit_agrees(tmp_path: Path) -> None:
+    import io
+    import tomllib
+    from decimal import Decimal
+
+    from pokerkit import HandHistory
+
+    scenario = Path(__file__).resolve().parents[1] / "scenarios" / "stud_clean_fixed.jsonl"
+    text = _export(scenario)
+    written = tomllib.loads(text, parse_float=Decimal)["1"]
+    assert written["variant"] == "F7S" and written["bring_in"] == 10 and written["small_bet"] == 20
+    assert written["actions"][:4] == ["d dh p1 ????7c", "d dh p2 ????4d", "d dh p3 QcQd2c", "d dh p4 ????Jh"]
+    assert "p3 pb" in written["actions"] and "p4 cbr 20" in written["actions"]
+    assert written["finishing_stacks"] == [975, 995, 1055, 975]
+    kit = list(next(iter(HandHistory.load_all(io.BytesIO(text.encode())))))[-1]
+    assert list(kit.stacks) == [975, 995, 1055, 975]
+    again = hands_to_events(parse_phh(text))  # and back into a table log
+    assert sum(isinstance(e, Exposed) for e in again) >= 4 * 3 + 3  # every up-card and the shown hand

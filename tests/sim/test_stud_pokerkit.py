@@ -91,9 +91,10 @@ def _replay(hands: list[SimHand]) -> tuple[int, int]:
 @pytest.mark.parametrize("seats", [2, 4, 7])
 @pytest.mark.parametrize("style", ["mixed", "showdown"])
 def test_pokerkit_accepts_every_stud_action_and_pays_the_same(seats: int, style: str) -> None:
-    hands = list(VirtualTable(seats=seats, seed=seats * 3, game="stud", style=style).hands(80))  # type: ignore[arg-type]
+    n = 80 if style == "mixed" else 30  # showdown hands are long: every seat to 7th street, capped rounds
+    hands = list(VirtualTable(seats=seats, seed=seats * 3, game="stud", style=style).hands(n))  # type: ignore[arg-type]
     checked, same = _replay(hands)
-    assert checked >= 60
+    assert checked >= n // 2
     assert same == checked
 
 
