@@ -128,23 +128,9 @@ def _playable(hand: PhhHand, name: str) -> Play:
         raise PhhError(f"{name} hand {hand.key}: a board card is not recorded (??); the table cannot deal it")
     try:
         hand.forced()
-        _check_trimming(hand)
     except PhhError as exc:
         raise PhhError(f"{name} hand {hand.key}: {exc}") from None
     return play
-
-
-def _check_trimming(hand: PhhHand) -> None:
-    """`ante_trimming_status = true` counts antes as contributions (a seat all-in on a short ante wins
-    only what it matched). The table takes antes as dead money for the main pot; the two agree unless an
-    ante was short or only one seat antes. Such a hand is refused by name rather than settled otherwise
-    than recorded (docs/phh.md)."""
-    if hand.fields.get("ante_trimming_status") is not True:
-        return
-    antes = [p.amount for p in hand.posts() if p.kind == "ante"]
-    if len(antes) == 1 or len(set(antes)) > 1:
-        raise PhhError("ante_trimming_status = true with a short or single ante (the antes would be "
-                       "contributions, not dead money): not played by the table")
 
 
 def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clock: _Clock,
