@@ -463,11 +463,24 @@ class Play:
         if target > self.street_bets[i] + self.stacks[i] or target <= self.street_bets[i]:
             raise PhhError(f"cannot bet to {amount_text} with {self.stacks[i]} units behind")
         facing = max(self.street_bets) > 0
+        self._check_over_straddle(i, target)
         added = self._put(i, target - self.street_bets[i])
         self.street_bets[i] = target
         self.aggressor[STREETS[self.street]] = self.hand.seat_numbers()[i]
         action: RecordedAction = "allin" if self.stacks[i] == 0 else ("raise" if facing else "bet")
         self._act(i, action, target, added)
+
+    def _check_over_straddle(self, i: int, target: int) -> None:
+        """The first raise over a straddle must be at least the straddle again (to 8 over a 4 straddle),
+        as rooms play it and the table rules (docs/phh.md); PokerKit allows less. A hand with a smaller
+        raise that is not all in is refused: the table would not have let it stand as recorded."""
+        straddles = self.hand.forced().straddles
+        if self.street or not straddles or STREETS[0] in self.aggressor:
+            return
+        top = max(straddles)
+        if target < 2 * top and target < self.street_bets[i] + self.stacks[i]:
+            raise PhhError(f"raise to {target} over a straddle of {top}: the table's minimum raise is to "
+                           f"{2 * top} (the straddle again)")
 
     def _act(self, i: int, action: RecordedAction, total: int, added: int) -> None:
         others = [j for j in range(self.hand.n) if j != i and j not in self.folded]

@@ -25,6 +25,7 @@ from controller.core.engine import Engine
 from controller.core.events import Event, HandStart, SeatEvent
 from controller.core.profiles import get_profile
 from controller.sim import FAULTS, SimHand, VirtualTable
+from controller.sim.faults import ANTE_FAULTS
 from tests.sim.replay_model import Zones
 
 FULL = os.environ.get("CARDTABLE_FULL") == "1"
@@ -155,7 +156,8 @@ def _kinds() -> list[object]:
        profile=st.sampled_from(PROFILES))
 def test_an_injected_error_raises_its_code(kind: str, seats: int, seed: int, uids: bool,
                                            profile: str) -> None:
-    vt = VirtualTable(seats=seats, seed=seed, use_uids=uids, profile=profile, inject=1.0, faults=(kind,))
+    vt = VirtualTable(seats=seats, seed=seed, use_uids=uids, profile=profile, inject=1.0, faults=(kind,),
+                      ante="bb" if kind in ANTE_FAULTS else "none")  # ante injectors: ante tables only
     found = _first_injected(vt, kind)
     assume(found is not None)
     assert found is not None

@@ -20,6 +20,7 @@ from controller.core.events import (
     PresentEvent,
 )
 from controller.sim import FAULTS, SimHand, VirtualTable
+from controller.sim.faults import ANTE_FAULTS
 from tests.sim.replay_model import Zones
 
 
@@ -48,9 +49,14 @@ def _after(events: list[Event], cls: type, **match: object) -> list[Event]:
     return [e for e in events if isinstance(e, cls) and all(getattr(e, k) == v for k, v in match.items())]
 
 
+def _ante(kind: str) -> str:
+    """The ante injectors play on big-blind-ante tables only."""
+    return "bb" if kind in ANTE_FAULTS else "none"
+
+
 @pytest.mark.parametrize("kind", sorted(FAULTS))
 def test_every_fault_fires_and_the_log_stays_valid(kind: str) -> None:
-    vt = VirtualTable(seats=9, seed=3, inject=1.0, faults=(kind,), use_uids=True)
+    vt = VirtualTable(seats=9, seed=3, inject=1.0, faults=(kind,), use_uids=True, ante=_ante(kind))
     hands = list(vt.hands(25))
     fired = [h for h in hands if h.injected == kind]
     assert len(fired) >= 3, f"{kind} fired {len(fired)} times in 25 hands"
@@ -64,7 +70,7 @@ def test_every_fault_fires_and_the_log_stays_valid(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", sorted(FAULTS))
 def test_faults_keep_chips_conserved(kind: str) -> None:
-    vt = VirtualTable(seats=6, seed=8, inject=0.5, faults=(kind,))
+    vt = VirtualTable(seats=6, seed=8, inject=0.5, faults=(kind,), ante=_ante(kind))
     total = None
     for h in vt.hands(40):
         if any(getattr(e, "player", None) for e in h.events):
