@@ -64,7 +64,10 @@ class FloorProcess:
 
     def start(self) -> None:
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "controller", "floor", "--config",
+            # CARDTABLE_FLOOR_PROFILE=FILE runs the floor under cProfile (written when it stops).
+            profile = os.environ.get("CARDTABLE_FLOOR_PROFILE")
+            prof = ["-m", "cProfile", "-o", f"{profile}.{self.port}"] if profile else []
+            self.proc = subprocess.Popen([sys.executable, *prof, "-m", "controller", "floor", "--config",
                                           str(self.config)], cwd=ROOT, env=ENV, stdout=log, stderr=log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
