@@ -34,6 +34,7 @@ class FloorService:
         self.streams = Streams(self.ingest, prefix=cfg.broker.prefix)
         self.link = BrokerLink(cfg.broker, ingest=self.streams, store=self.store,  # type: ignore[arg-type]
                                client_id=floor_client_id(cfg.broker.client_id, cfg.store))
+        self.link.transaction = self.ingest.batch  # the browsers see a batch's alerts once it is committed
         self.link.subscriptions += self.streams.subscriptions()
         self.link.with_client.append(self.streams.pump)
         self.link.on_change.append(lambda up: self.hub.publish({"type": "broker", "connected": up}))
@@ -85,6 +86,7 @@ async def running(cfg: FloorConfig) -> AsyncIterator[FloorService]:
         async with asyncio.TaskGroup() as tg:
             tasks = [tg.create_task(svc.link.run(), name="floor-broker"),
                      tg.create_task(svc.ingest.run_state_writer(), name="floor-state-writer"),
+                     tg.create_task(svc.store.run_maintenance(), name="floor-store-maintenance"),
                      tg.create_task(svc.streams.run_saver(svc.store), name="floor-streams")]
             try:
                 yield svc

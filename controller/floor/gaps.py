@@ -238,14 +238,15 @@ class Streams:
     async def save(self, store: Store) -> None:
         """Write the high-water marks that moved (lagging is harmless: a resend is deduplicated)."""
         moved, self._moved = self._moved, set()
-        for table, session in sorted(moved):
-            s = self.streams[(table, session)]
-            if s.high != s.stored_high:
-                high = s.high
-                await store._query("INSERT INTO streams (table_id, session, high) VALUES (?, ?, ?)"
-                                   " ON CONFLICT (table_id, session) DO UPDATE SET high = excluded.high",
-                                   (table, session, high))
-                s.stored_high = high
+        rows = [(t, sess, self.streams[(t, sess)].high) for t, sess in sorted(moved)
+                if self.streams[(t, sess)].high != self.streams[(t, sess)].stored_high]
+        if not rows:
+            return
+        # one transaction for all of them: a room moves dozens of marks a second
+        await store._many("INSERT INTO streams (table_id, session, high) VALUES (?, ?, ?)"
+                          " ON CONFLICT (table_id, session) DO UPDATE SET high = excluded.high", rows)
+        for table, session, high in rows:
+            self.streams[(table, session)].stored_high = high
 
     async def run_saver(self, store: Store, every_s: float = 1.0) -> None:
         while True:

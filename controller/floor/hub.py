@@ -22,6 +22,21 @@ class Hub:
         self._subs: set[Subscriber] = set()
         self.sent = 0
         self.dropped_streams = 0
+        self._held: list[Event] | None = None  # events of an ingest batch not yet committed
+
+    def hold(self) -> None:
+        """Keep what is published from now on until release(): an ingest batch's events go to the browsers
+        only once the batch is committed, so a browser never sees an alert (and its seq) that a rollback
+        takes back."""
+        self._held = []
+
+    def release(self, *, committed: bool = True) -> None:
+        """Send the held events (committed) or drop those about stored rows (rolled back: the broker
+        delivers those messages again)."""
+        held, self._held = self._held or [], None
+        for event in held:
+            if committed or event.get("type") not in ("alert", "hand", "open"):
+                self.publish(event)
 
     def subscribe(self, owner: str = "") -> Subscriber:
         sub = Subscriber(owner)
@@ -32,6 +47,9 @@ class Hub:
         self._subs.discard(sub)
 
     def publish(self, event: Event) -> None:
+        if self._held is not None:
+            self._held.append(event)
+            return
         for sub in list(self._subs):
             try:
                 sub.queue.put_nowait(event)

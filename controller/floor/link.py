@@ -13,6 +13,8 @@ import hashlib
 import logging
 import socket
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import aiomqtt
@@ -67,6 +69,9 @@ class BrokerLink:
         # (topic filter, QoS); the live state is QoS 0: latest wins, never queued in front of alerts
         self.subscriptions = [(f"{cfg.prefix}/+/{kind}", 0 if kind == "state" else 1) for kind in KINDS]
         self.with_client: list[Any] = []  # callables(publish) run while connected (the resend requests)
+        # What one ingest batch runs in: the store's transaction (the service adds holding the browsers'
+        # events until the commit, Ingest.batch)
+        self.transaction: Callable[[], AbstractAsyncContextManager[None]] = store.transaction
 
     def acks_pending(self) -> None:
         """Wake the ack pump (called after a ruling is stored)."""
@@ -140,7 +145,7 @@ class BrokerLink:
                 paho.ack(msg.mid, msg.qos)
 
         # What is already queued is stored in one transaction and acknowledged after its commit.
-        await consume(client.messages, self._ingest.handle, self._store.transaction, ack,
+        await consume(client.messages, self._ingest.handle, self.transaction, ack,
                       on_batch=self._batched)
 
     def _batched(self, n: int) -> None:
