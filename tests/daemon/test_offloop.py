@@ -1,5 +1,5 @@
-"""The daemon's durability work off the event loop (journal group fsync, outbox checkpoints), and the per-table
-rate limit of the retained state."""
+"""The daemon's durability work off the event loop (journal group fsync, outbox checkpoints), and the
+per-table rate limit of the retained state."""
 
 from __future__ import annotations
 
