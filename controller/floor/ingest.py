@@ -45,15 +45,25 @@ def _strip(seat: Any) -> Any:
     return {k: v for k, v in seat.items() if k not in _HOLE_KEYS or (isinstance(v, int) and k == "cards")}
 
 
-def parse_topic(prefix: str, topic: str) -> tuple[str, str] | None:
-    """(table, kind) for `<prefix>/<table>/<kind>`, else None."""
+def parse_topic(prefix: str, topic: str, *, rooms: bool = False) -> tuple[str, str] | None:
+    """(table, kind) for `<prefix>/<table>/<kind>`, else None. With `rooms` the topic is
+    `<prefix>/<room>/<table>/<kind>` and the table is `<room>/<table>` (a central floor of a chain)."""
     head = prefix + "/"
     if not topic.startswith(head):
         return None
     parts = topic[len(head):].split("/")
-    if len(parts) != 2 or not parts[0] or parts[1] not in KINDS:
+    if len(parts) != (3 if rooms else 2) or not all(parts[:-1]) or parts[-1] not in KINDS:
         return None
-    return parts[0], parts[1]
+    return "/".join(parts[:-1]), parts[-1]
+
+
+def topic_filters(prefix: str, *, rooms: bool = False, share_group: str | None = None
+                  ) -> list[tuple[str, int]]:
+    """The floor's subscriptions to the contract's topics: (filter, QoS). The live state is QoS 0 (latest
+    wins, never queued in front of alerts); the rest QoS 1."""
+    level = "+/+" if rooms else "+"
+    share = f"$share/{share_group}/" if share_group else ""
+    return [(f"{share}{prefix}/{level}/{kind}", 0 if kind == "state" else 1) for kind in KINDS]
 
 
 def excerpt_of(payload: bytes, limit: int = 200) -> str:
@@ -91,10 +101,11 @@ class Ingest:
     """Turns broker messages into store rows and browser events; bad payloads are logged and counted."""
 
     def __init__(self, *, store: Store, hub: Hub, prefix: str, dealers: Mapping[str, str],
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, rooms: bool = False) -> None:
         self._store = store
         self._hub = hub
         self._prefix = prefix
+        self._rooms = rooms
         self._config_dealers = dict(dealers)
         self._state_dealers: dict[str, str] = {}
         self._clock = clock
@@ -194,7 +205,7 @@ class Ingest:
 
     async def _take(self, topic: str, payload: bytes) -> str | None:
         """Validate and apply a message; the reason it was refused, or None."""
-        where = parse_topic(self._prefix, topic)
+        where = parse_topic(self._prefix, topic, rooms=self._rooms)
         if where is None:
             return "unexpected topic"
         table, kind = where

@@ -542,7 +542,10 @@ class PostgresStore(Store):
         try:
             conn = await psycopg.AsyncConnection.connect(self._dsn, autocommit=True, connect_timeout=10)
             if self._schema:
+                # two floor processes creating one schema at once would collide: one at a time
+                await conn.execute("SELECT pg_advisory_lock(hashtext('cardtable-floor-schema'))")
                 await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"')
+                await conn.execute("SELECT pg_advisory_unlock(hashtext('cardtable-floor-schema'))")
                 await conn.execute(f'SET search_path TO "{self._schema}"')
             # Alerts, states and hands commit without waiting for the WAL flush (a server crash can lose
             # the last fraction of a second; the floor service crashing loses nothing): one flush per
@@ -559,7 +562,13 @@ class PostgresStore(Store):
             raise StoreError("store.dsn is set but psycopg is not installed "
                              "(pip install 'psycopg[binary]')") from None
         self._conn = await self._connect()
-        await self._create_schema()
+        # Several floor processes on one database (a chain's central floors) start together: creating
+        # tables, indexes and triggers at once would collide in the catalogue, so one at a time.
+        await self._conn.execute("SELECT pg_advisory_lock(hashtext('cardtable-floor-schema'))")
+        try:
+            await self._create_schema()
+        finally:
+            await self._conn.execute("SELECT pg_advisory_unlock(hashtext('cardtable-floor-schema'))")
 
     async def close(self) -> None:
         if self._conn is not None:
