@@ -516,6 +516,10 @@ async def _forward(st: _Stream, ev: dict[str, Any]) -> None:
 
 
 # --- app ---------------------------------------------------------------------------------------------------
+# A table id in a path: one segment, or `<room>/<table>` on a central floor of a chain (docs/room.md).
+_TABLE = r"[^/]+(?:/[^/]+)?"
+
+
 def build_app(floor: Floor) -> web.Application:
     app = web.Application(middlewares=[_middleware], client_max_size=64 * 1024)
     app[FLOOR_KEY] = floor
@@ -525,15 +529,15 @@ def build_app(floor: Floor) -> web.Application:
     app.router.add_get("/", index)
     app.router.add_get("/api/me", api_me)
     app.router.add_get("/api/tables", api_tables)
-    app.router.add_get("/api/tables/{table}", api_table)
+    app.router.add_get(f"/api/tables/{{table:{_TABLE}}}", api_table)
     app.router.add_get("/api/alerts", api_alerts)
-    app.router.add_get("/api/alerts/{table}/{id}", api_alert)
+    app.router.add_get(f"/api/alerts/{{table:{_TABLE}}}/{{id}}", api_alert)
     app.router.add_post("/api/ack", api_ack)
     app.router.add_get("/api/stats", api_stats)
     app.router.add_get("/api/catalogue", api_catalogue)
     app.router.add_get("/api/health", api_health)
     app.router.add_get("/api/events", events)
-    app.router.add_get("/api/replay/{table}/{hand}", api_replay)
+    app.router.add_get(f"/api/replay/{{table:{_TABLE}}}/{{hand}}", api_replay)
     app.router.add_get("/api/dealers", api_dealers)
     app.router.add_get("/api/dealers.csv", api_dealers_csv)
     app.router.add_get("/api/i18n", api_i18n)

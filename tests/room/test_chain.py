@@ -30,6 +30,7 @@ from controller.floor.config import parse_config
 from controller.sim.room import Room
 from tests.floor.broker import USERS, available
 from tests.floor.conftest import users_config
+from tests.floor.test_web import login, session
 from tests.room.chain import CENTRAL_USER, CentralBroker, Link, RoomBroker
 from tests.room.harness import FloorProcess, expected_ids, poll, synthetic_room
 
@@ -196,6 +197,13 @@ def test_chain_short_bridge_shared_subscription_once(tmp_path: Path, central_sch
                         await c.publish(f"cardtable/room1/t{i % 3}/alerts", _alert(f"t{i % 3}", i), qos=1)
             await poll(lambda: a.ingest.counts["alerts"] + b.ingest.counts["alerts"] >= n, 20)
             await asyncio.sleep(0.5)
+            async with session() as http:  # the pages take a `<room>/<table>` id in their paths
+                await login(http, a.url)
+                for path in ("room1/t1", "room1%2Ft1"):  # as typed, and as the page encodes it
+                    async with http.get(a.url + "/api/tables/" + path) as r:
+                        assert r.status == 200 and (await r.json())["table"] == "room1/t1", path
+                async with http.get(a.url + "/api/alerts/room1/t1/t1-s-h1-4") as r:
+                    assert r.status == 200 and (await r.json())["id"] == "t1-s-h1-4"
             return [a.ingest.counts, b.ingest.counts, await a.store.counts()]
 
     try:
