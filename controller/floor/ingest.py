@@ -122,12 +122,15 @@ class Ingest:
     @contextlib.asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
         """One ingest batch: a store transaction whose browser events are sent once it is committed."""
-        self._hub.hold()
+        held = False
         try:
             async with self._store.transaction():
+                self._hub.hold()  # once the store is ours: waiting for it holds nobody's events back
+                held = True
                 yield
-        except BaseException:
-            self._hub.release(committed=False)
+        except BaseException:  # the batch or its commit failed: the broker delivers it again
+            if held:
+                self._hub.release(committed=False)
             raise
         self._hub.release()
 

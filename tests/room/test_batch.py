@@ -124,3 +124,50 @@ def test_readers_wait_for_the_commit(tmp_path: Path) -> None:
         return seen
 
     assert asyncio.run(run()) == [10]
+
+
+def test_browsers_get_a_batch_after_its_commit_and_nothing_of_a_rolled_back_one(tmp_path: Path) -> None:
+    """The live stream never shows an alert (or its seq) before the commit that stores it, nor one that a
+    rollback took back; the table states of a failed batch still go out (they are not stored rows)."""
+
+    def state(n: int) -> Msg:
+        return Msg("cardtable/t1/state", json.dumps({"hand": n}).encode(), mid=1000 + n, qos=0)
+
+    async def run() -> tuple[list[tuple[str, int]], list[str], int]:
+        store = SqliteStore(tmp_path / "f.db")
+        await store.open()
+        hub = Hub()
+        sub = hub.subscribe()
+        ingest = Ingest(store=store, hub=hub, prefix="cardtable", dealers={})
+        seen: list[tuple[str, int]] = []  # (event type, alerts committed when the browser got it)
+
+        async def handle(topic: str, payload: bytes) -> None:
+            await ingest.handle(topic, payload)
+            assert sub.queue.empty()  # inside the batch nothing has gone to the browser yet
+
+        await consume(Queue([alert(1), state(1), alert(2)]), handle, ingest.batch, lambda m: None)
+        while not sub.queue.empty():
+            ev = sub.queue.get_nowait()
+            assert ev is not None
+            seen.append((ev["type"], await stored(store)))
+
+        async def failing(topic: str, payload: bytes) -> None:
+            await ingest.handle(topic, payload)
+            if topic.endswith("alerts") and json.loads(payload)["id"].endswith("-4"):
+                raise StoreError("disk full")
+
+        with pytest.raises(StoreError):
+            await consume(Queue([alert(3), state(2), alert(4)]), failing, ingest.batch, lambda m: None)
+        after = []
+        while not sub.queue.empty():
+            ev = sub.queue.get_nowait()
+            assert ev is not None
+            after.append(ev["type"])
+        n = await stored(store)
+        await store.close()
+        return seen, after, n
+
+    seen, after, n = asyncio.run(run())
+    assert [t for t, _ in seen] == ["alert", "open", "state", "alert", "open"]
+    assert all(committed == 2 for _, committed in seen)  # every event after both alerts were committed
+    assert after == ["state"] and n == 2  # the rolled-back alerts never reached the browser
