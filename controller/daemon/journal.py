@@ -262,7 +262,11 @@ class Journal:
             await asyncio.sleep(self.fsync_interval_s)
             if self._dirty:
                 self._dirty = False  # before the sync: a line written during it marks it dirty again
-                ok = await asyncio.to_thread(self._fsync) if self.sync_aside else self._fsync()
+                try:
+                    ok = await asyncio.to_thread(self._fsync) if self.sync_aside else self._fsync()
+                except asyncio.CancelledError:
+                    self._dirty = True  # shutting down mid-sync: close() syncs once more, to be sure
+                    raise
                 if not ok:
                     self._dirty = True
                     self._wake.set()
