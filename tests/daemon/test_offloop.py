@@ -84,6 +84,7 @@ def test_close_waits_for_a_sync_in_flight(tmp_path: Path, monkeypatch: pytest.Mo
         j.append(Knock(t=1.0))
         await asyncio.sleep(0.05)
         task.cancel()
+        await asyncio.gather(task, return_exceptions=True)  # as the daemon's task group does
         j.close()  # must not close the descriptor under the running fsync (EBADF, or another file's fd)
         assert j.write_failures == 0 and j.fsyncs == 2  # the one in flight, then one more of its own
 
