@@ -11,10 +11,39 @@ QUEUE_LIMIT = 2000
 
 
 class Subscriber:
+    """One browser stream's queue. A table state waiting in it is replaced in place by a newer one of the same
+    table (latest wins), so a browser that reads slowly (a phone, a busy wall PC) has at most one state per
+    table in front of the next alert, not every state since it fell behind."""
+
     def __init__(self, owner: str) -> None:
         self.owner = owner  # the session the stream belongs to
         self.queue: asyncio.Queue[Event | None] = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = False
+        self.coalesced = 0
+        self._states: dict[Any, Event] = {}  # table → its state event still in the queue
+
+    def offer(self, event: Event) -> None:
+        """Queue an event (QueueFull when the browser is too far behind)."""
+        if event.get("type") != "state":
+            self.queue.put_nowait(event)
+            return
+        table = event.get("table")
+        waiting = self._states.get(table)
+        if waiting is not None:
+            waiting.clear()
+            waiting.update(event)
+            self.coalesced += 1
+            return
+        own = dict(event)  # our own copy: it may be updated in place while it waits
+        self.queue.put_nowait(own)
+        self._states[table] = own
+
+    def took(self, event: Event | None) -> None:
+        """The stream took `event` off the queue (a newer state of that table queues afresh)."""
+        if event is not None and event.get("type") == "state":
+            table = event.get("table")
+            if self._states.get(table) is event:
+                del self._states[table]
 
 
 class Hub:
@@ -52,7 +81,7 @@ class Hub:
             return
         for sub in list(self._subs):
             try:
-                sub.queue.put_nowait(event)
+                sub.offer(event)
                 self.sent += 1
             except asyncio.QueueFull:
                 # Never block the MQTT loop for one slow browser: end its stream instead (it catches up).
@@ -84,4 +113,5 @@ class Hub:
                 sub.queue.get_nowait()
 
     def statistics(self) -> dict[str, int]:
-        return {"streams": len(self._subs), "events_sent": self.sent, "streams_dropped": self.dropped_streams}
+        return {"streams": len(self._subs), "events_sent": self.sent, "streams_dropped": self.dropped_streams,
+                "states_coalesced": sum(s.coalesced for s in self._subs)}
