@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import deque
 from typing import Any
 
 Event = dict[str, Any]
@@ -52,6 +54,13 @@ class Hub:
         self.sent = 0
         self.dropped_streams = 0
         self._held: list[Event] | None = None  # events of an ingest batch not yet committed
+        # seconds from the floor taking an alert to writing it to a browser's stream (the floor's own share
+        # of the publish → page latency; the broker, the network and the browser come on top)
+        self.latencies: deque[float] = deque(maxlen=20_000)
+
+    def written(self, received: float) -> None:
+        """An alert the floor took at `received` (its clock) was just written to a browser's stream."""
+        self.latencies.append(time.time() - received)
 
     def hold(self) -> None:
         """Keep what is published from now on until release(): an ingest batch's events go to the browsers
@@ -113,5 +122,11 @@ class Hub:
                 sub.queue.get_nowait()
 
     def statistics(self) -> dict[str, int]:
+        lat = sorted(self.latencies)
+
+        def q(p: float) -> float | None:
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
+
         return {"streams": len(self._subs), "events_sent": self.sent, "streams_dropped": self.dropped_streams,
-                "states_coalesced": sum(s.coalesced for s in self._subs)}
+                "states_coalesced": sum(s.coalesced for s in self._subs),
+                "taken_to_stream_ms": {"n": len(lat), "p50": q(0.5), "p99": q(0.99), "max": q(1.0)}}

@@ -518,6 +518,9 @@ async def events(request: web.Request) -> web.StreamResponse:
                     break
                 await _forward(st, item)
             await st.flush()
+            for item in batch:
+                if item is not None and item.get("type") == "alert":
+                    f.hub.written(float(item["alert"]["floor"]["received"]))
             if None in batch:
                 break
     except ConnectionResetError:
