@@ -7,7 +7,13 @@ from the first to the last, for the batched ingest (controller/floor/batch.py) a
 same run, the same floor with batches of one message (a commit per message, the earlier behaviour).
 The total stays below the shipped queue limit (5,000), so the broker drops nothing.
 
+`--floors 1,2,4` (PostgreSQL only) measures how ingest grows with floor processes: N `cardtable floor`
+services, each in its own OS process, on one MQTT 5 shared subscription (`broker.share_group`) and one
+database schema; the rate is taken from the stored rows' receive times (first to last), so it counts what
+all processes together stored. The 1-process row runs the same shared-subscription code path.
+
     PYTHONPATH=. python bench/floor_ingest_bench.py [--alerts 4000] [--tables 8] [--dsn postgresql://…]
+    PYTHONPATH=. python bench/floor_ingest_bench.py --dsn postgresql://… --floors 1,2,4
 """
 
 from __future__ import annotations
@@ -17,9 +23,12 @@ import asyncio
 import functools
 import getpass
 import json
+import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -87,17 +96,118 @@ async def one_run(port: int, store: dict[str, Any], alerts: int, tables: int, ba
     return (per * tables - 1) / (last - (first or last))
 
 
+async def worker(port: int, dsn: str, schema: str, client_id: str) -> None:
+    """One floor process of the shared-subscription run: ingest until SIGTERM."""
+    from controller.floor.app import running
+    from controller.floor.config import parse_config
+
+    cfg = parse_config({"broker": {"host": "127.0.0.1", "port": port, "client_id": client_id,
+                                   "share_group": "bench"},
+                        "store": {"dsn": dsn, "schema": schema}, "web": {"port": 0}})
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    async with running(cfg) as svc:
+        while not svc.link.connected:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # subscriptions in place
+        print("ready", flush=True)
+        await stop.wait()
+
+
+def _stored(dsn: str, schema: str) -> tuple[int, float, float]:
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute(f'SELECT COUNT(*), MIN(received), MAX(received) FROM "{schema}".alerts').fetchone()
+    assert row is not None
+    return int(row[0]), float(row[1] or 0.0), float(row[2] or 0.0)
+
+
+def shared_run(floors: int, dsn: str, alerts: int, tables: int, d: Path) -> float:
+    """N floor processes on one shared subscription and one schema: alerts stored per second, all together."""
+    port = free_port()
+    (d / "m.conf").write_text(broker_conf(port, d))
+    broker = subprocess.Popen(["mosquitto", "-c", str(d / "m.conf")], stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    schema = f"bench_share_{int(time.time())}_{floors}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, __file__, "--worker", str(port), "--dsn", dsn, "--schema",
+                               schema, "--client-id", f"bench-{floors}-{n}"], stdout=subprocess.PIPE, env=env)
+             for n in range(floors)]
+    try:
+        for p in procs:
+            assert p.stdout is not None
+            if p.stdout.readline().strip() != b"ready":
+                raise SystemExit("a floor process did not start")
+        per = alerts // tables
+        pubs = [subprocess.Popen(["mosquitto_pub", "-p", str(port), "-q", "1", "-l", "-t",
+                                  f"cardtable/b{t:02d}/alerts"], stdin=subprocess.PIPE)
+                for t in range(tables)]
+        for t, p in enumerate(pubs):
+            assert p.stdin is not None
+            p.stdin.write(alert_lines(f"b{t:02d}", per).encode())
+            p.stdin.close()
+        deadline = time.monotonic() + 300
+        while (got := _stored(dsn, schema))[0] < per * tables and time.monotonic() < deadline:
+            time.sleep(0.2)
+        n, first, last = got
+        if n < per * tables:
+            raise SystemExit(f"{floors} floor(s): only {n} of {per * tables} stored")
+        for p in pubs:
+            p.wait(30)
+        return (n - 1) / (last - first)
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(30)
+        broker.terminate()
+        broker.wait()
+        import psycopg
+
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def scaling(args: argparse.Namespace) -> None:
+    counts = [int(x) for x in args.floors.split(",")]
+    with tempfile.TemporaryDirectory(prefix="floor-bench-") as tmp:
+        rates = {}
+        for n in counts:
+            d = Path(tmp) / f"floors-{n}"
+            d.mkdir()
+            rates[n] = shared_run(n, args.dsn, args.alerts, args.tables, d)
+    print(f"PostgreSQL, {args.alerts} alerts from {args.tables} tables, floor processes on one shared "
+          f"subscription ($share) and one database\n")
+    print("| floor processes | alerts/s (all together) | vs 1 process |")
+    print("|---|---|---|")
+    for n, rate in rates.items():
+        print(f"| {n} | {rate:,.0f} | {rate / rates[counts[0]]:.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--alerts", type=int, default=4000)
     ap.add_argument("--tables", type=int, default=8)
     ap.add_argument("--dsn", help="PostgreSQL DSN (a schema is created and dropped); default SQLite")
+    ap.add_argument("--floors", help="e.g. 1,2,4: floor processes on a shared subscription (PostgreSQL)")
+    ap.add_argument("--worker", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    ap.add_argument("--schema", help=argparse.SUPPRESS)
+    ap.add_argument("--client-id", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        asyncio.run(worker(args.worker, args.dsn, args.schema, args.client_id))
+        return
     if not shutil.which("mosquitto") or not shutil.which("mosquitto_pub"):
         raise SystemExit("needs mosquitto and mosquitto_pub (apt-get install mosquitto mosquitto-clients)")
+    if args.floors:
+        if not args.dsn:
+            raise SystemExit("--floors needs --dsn: several floor processes share one PostgreSQL database")
+        scaling(args)
+        return
     with tempfile.TemporaryDirectory(prefix="floor-bench-") as tmp:
         results = {}
-        for label, batch in (("batched", 200), ("one commit per message", 1)):
+        for label, batch in (("batched", 50), ("one commit per message", 1)):
             d = Path(tmp) / label.replace(" ", "-")
             d.mkdir()
             port = free_port()

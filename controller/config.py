@@ -159,6 +159,8 @@ class MqttConfig(_Model):
     backoff_min_s: Annotated[float, Field(gt=0)] = 0.5
     backoff_max_s: Annotated[float, Field(gt=0)] = 30.0
     publish_timeout_s: Annotated[float, Field(gt=0)] = 10.0
+    # The retained QoS 0 `state` goes out at most this often (latest wins; 0: after every event).
+    state_interval_s: Annotated[float, Field(ge=0, le=60)] = 1.0
 
     @model_validator(mode="after")
     def _consistent(self) -> MqttConfig:

@@ -45,6 +45,7 @@ SLOW = (
     "tests/room/test_room.py::",
     "tests/room/test_stall.py::",
     "tests/room/test_pages.py::",
+    "tests/room/test_chain.py::test_chain_cut_link",  # three brokers, four floor processes (short form stays)
     "tests/floor/test_ui_wall_soak.py::",
     "tests/floor/test_edges_chaos.py::",
     # Long differential and browser runs, 6–20 s each (the short forms of each stay in the everyday run).

@@ -5,6 +5,9 @@ Durability policy (docs/daemon.md §Journal):
   before the core sees it: a crash or SIGKILL of the daemon loses nothing that was fed to the core;
 - `fsync` runs at most every `fsync_interval_s` (default 0.2 s) while there are unsynced lines, and at
   shutdown; `fsync_interval_s = 0` syncs after every event. A power loss loses at most that window;
+- the group fsync runs in a worker thread (the event loop goes on taking events while the card syncs);
+  `fsync_interval_s = 0` keeps its sync on the loop, inside append(), because it promises more: an event
+  is on disk before the core sees it. A lock keeps close() from closing the descriptor under a sync;
 - on start the journal is read back; a torn last line (power loss mid-write, or the zero bytes some file
   systems leave) or an invalid complete last line is cut off, logged and kept in `<journal>.rejected`;
   anything malformed before the last line is refused with the line number.
@@ -19,6 +22,7 @@ import math
 import os
 import re
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -157,6 +161,8 @@ class Journal:
         self.write_failures = 0  # writes and fsyncs the disk refused (full, failing)
         self.fsyncs = 0
         self.bytes = 0
+        self.sync_aside = True  # group fsync in a worker thread (False: on the loop, the old way; benches)
+        self._fd_lock = threading.Lock()  # a sync in the worker and close() never overlap
 
     def recover(self) -> list[Event]:
         """Open the journal for appending and return the events already in it (cutting a torn tail)."""
@@ -224,32 +230,54 @@ class Journal:
         return self.seq
 
     def sync(self) -> None:
-        if self._fd is not None:
+        """fsync now, on the calling thread (shutdown, `fsync_interval_s = 0`)."""
+        self._dirty = False
+        if not self._fsync():
+            self._dirty = True
+
+    def _fsync(self) -> bool:
+        """One fsync of everything written so far; False when the disk refused it (counted, logged)."""
+        with self._fd_lock:
+            if self._fd is None:
+                return True
             try:
                 os.fsync(self._fd)
             except OSError as exc:  # ENOSPC/EIO from a full or failing card: say so, try again next time
                 self.write_failures += 1
                 log.warning("journal %s: fsync failed: %s", self.path, exc.strerror or exc)
-                return
+                return False
             self.fsyncs += 1
-        self._dirty = False
+            return True
 
     async def run(self) -> None:
-        """The journal task: group-commit fsync at most every `fsync_interval_s` while lines are unsynced."""
+        """The journal task: group-commit fsync at most every `fsync_interval_s` while lines are unsynced.
+
+        The fsync runs in a worker thread: on an SD card it can take tens of milliseconds, during which
+        the loop keeps taking events and publishing. Lines appended while it runs are not covered by it
+        (they set the dirty flag again) and go with the next one, so the window a power loss can take
+        stays `fsync_interval_s` plus one fsync."""
         while True:
             await self._wake.wait()
             self._wake.clear()
             await asyncio.sleep(self.fsync_interval_s)
             if self._dirty:
-                # fsync of a few kB is quick on SD cards; it runs in the loop so ordering stays simple.
-                self.sync()
+                self._dirty = False  # before the sync: a line written during it marks it dirty again
+                try:
+                    ok = await asyncio.to_thread(self._fsync) if self.sync_aside else self._fsync()
+                except asyncio.CancelledError:
+                    self._dirty = True  # shutting down mid-sync: close() syncs once more, to be sure
+                    raise
+                if not ok:
+                    self._dirty = True
+                    self._wake.set()
 
     def close(self) -> None:
         if self._fd is not None:
             if self._dirty:
                 self.sync()
-            os.close(self._fd)
-            self._fd = None
+            with self._fd_lock:
+                os.close(self._fd)
+                self._fd = None
 
     def statistics(self) -> dict[str, Any]:
         return {"events": self.seq, "bytes": self.bytes, "fsyncs": self.fsyncs,

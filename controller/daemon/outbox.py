@@ -5,6 +5,10 @@ that records "event n processed", so after a crash the daemon knows exactly whic
 outcomes (at-least-once to the broker, exactly-once into the outbox). Alert rows are keyed by the
 alert id: a second insert of the same alert is ignored. The retained `state` is coalesced: a newer state
 replaces the pending one (only the latest matters to a retained topic) and moves to the end of the queue.
+
+Checkpoints (copying the WAL back into the database file, with its fsyncs) do not run inside a commit on
+the event loop, where SQLite would run them every 1,000 pages: the outbox task runs them in a worker
+thread on a second connection (PASSIVE: writers go on appending to the WAL meanwhile).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
@@ -62,12 +67,19 @@ class Row:
     retain: bool
 
 
-class Outbox:
-    """The SQLite outbox; all methods run on the event-loop thread (each is one short transaction)."""
+CHECKPOINT_BYTES = 1 << 20  # checkpoint once the WAL holds this much …
+CHECKPOINT_IDLE_S = 30.0  # … or anything at all for this long
 
-    def __init__(self, path: Path, *, retention_s: float = 86400.0) -> None:
+
+class Outbox:
+    """The SQLite outbox; all methods run on the event-loop thread (each is one short transaction), except
+    the checkpoint, which runs in a worker thread on its own connection."""
+
+    def __init__(self, path: Path, *, retention_s: float = 86400.0, checkpoint_aside: bool = True) -> None:
         self.path = path
         self.retention_s = retention_s
+        self.checkpoint_aside = checkpoint_aside  # False: SQLite's automatic checkpoint in the commit
+        self.checkpoints = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -77,6 +89,8 @@ class Outbox:
             self._db.execute("PRAGMA synchronous=NORMAL")
             # After a checkpoint the WAL shrinks back to this, so a backlog does not keep its space.
             self._db.execute("PRAGMA journal_size_limit=4194304")
+            if checkpoint_aside:
+                self._db.execute("PRAGMA wal_autocheckpoint=0")  # run() checkpoints in a worker thread
             self._db.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise OutboxError(f"outbox {path}: {exc}") from None
@@ -166,13 +180,45 @@ class Outbox:
         return cur.rowcount
 
     async def run(self) -> None:
-        """The outbox task: prune acknowledged rows past their retention once a minute."""
+        """The outbox task: prune acknowledged rows past their retention once a minute, and checkpoint the
+        WAL off the loop once it holds CHECKPOINT_BYTES (or anything for CHECKPOINT_IDLE_S)."""
+        pruned = checkpointed = time.monotonic()
+        self.prune()
         while True:
-            self.prune()
-            await asyncio.sleep(60.0)
+            await asyncio.sleep(1.0)
+            now = time.monotonic()
+            if now - pruned >= 60.0:
+                self.prune()
+                pruned = now
+            if self.checkpoint_aside:
+                wal = self._wal_bytes()
+                if wal >= CHECKPOINT_BYTES or (wal and now - checkpointed >= CHECKPOINT_IDLE_S):
+                    await asyncio.to_thread(self.checkpoint)
+                    checkpointed = now
+
+    def _wal_bytes(self) -> int:
+        try:
+            return os.stat(f"{self.path}-wal").st_size
+        except OSError:
+            return 0
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database file (PASSIVE: never waits for, nor blocks, the writer); on a
+        connection of its own, so it can run in a worker thread while the loop commits."""
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=1.0)
+            try:
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            finally:
+                db.close()
+        except sqlite3.Error:  # a full disk or a busy lock: the WAL just grows until the next try
+            return
+        self.checkpoints += 1
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
+            if self.checkpoint_aside:
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             self._db.close()  # idempotent
 
     def _tx(self) -> _Tx:
@@ -180,7 +226,8 @@ class Outbox:
 
     def statistics(self) -> dict[str, Any]:
         return {"pending": self.pending_count(), "enqueued": self.enqueued, "acked": self.acked,
-                "duplicates_ignored": self.ignored, "acks_unsaved": len(self._unsaved_acks)}
+                "duplicates_ignored": self.ignored, "acks_unsaved": len(self._unsaved_acks),
+                "checkpoints": self.checkpoints}
 
 
 class _Tx:

@@ -4,6 +4,10 @@ One connection at a time; on any MQTT error it reconnects with capped, jittered 
 leaves the outbox only when `publish` returned, i.e. the broker's PUBACK arrived. Exactly one message is
 in flight, which keeps the order across reconnects trivially (a resend after a lost PUBACK can duplicate a
 message; receivers drop duplicates by alert id).
+
+The retained `state` is rate-limited per table: at most one every `mqtt.state_interval_s`. A state row
+that comes too soon stays pending (the outbox's coalescing replaces it with any newer one, so the latest
+wins) while the alerts and hand summaries behind it go out at once; it is sent when its time has come.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
-from controller.aio import cancel_firmly
+from controller.aio import cancel_firmly, wait_event
 from controller.backoff import backoff_delays
 from controller.config import MqttConfig
 from controller.daemon.outbox import Message, Outbox
@@ -124,6 +128,9 @@ class Publisher:
         self._health: bytes | None = None  # latest health snapshot, sent QoS 0 retained on `health`
         # Messages the outbox could not store (full disk): sent once from memory, again once stored.
         self._volatile: deque[Message] = deque(maxlen=10_000)
+        self._state_sent = float("-inf")  # monotonic time of the last state published
+        self.states_deferred = 0
+        self._deferred_seq = 0
 
     def offer_health(self, snapshot: bytes) -> None:
         """Extension topic `…/health`: the latest statistics snapshot, best effort (not via the outbox)."""
@@ -194,11 +201,36 @@ class Publisher:
                 tg.create_task(self._drain(client), name="mqtt-drain")
                 tg.create_task(self._listen(client), name="mqtt-commands")
         except asyncio.CancelledError:
-            # Shutting down: say so in the retained status (a clean disconnect does not fire the will).
+            # Shutting down: the state held back by the rate limit goes out (the retained state is the
+            # table's last word), then the retained status says so (a clean disconnect fires no will).
+            with contextlib.suppress(aiomqtt.MqttError, TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(self._last_states(client), 1.0)
             offline = client.publish(self.root + "status", b"offline", qos=1, retain=True)
             with contextlib.suppress(aiomqtt.MqttError, TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(offline, 1.0)
             raise
+
+    async def _last_states(self, client: aiomqtt.Client) -> None:
+        for row in self.outbox.pending(100):
+            if row.key == "state":
+                await client.publish(self.root + row.topic, row.payload, qos=row.qos, retain=row.retain)
+                self.outbox.ack(row.seq)
+                self.published += 1
+
+    def _state_wait(self) -> float:
+        """Seconds until the next state may go out (0: now)."""
+        return max(0.0, self._state_sent + self.cfg.state_interval_s - time.monotonic())
+
+    def _due(self, rows: list[Any]) -> list[Any]:
+        """The rows to publish now: all but a state that comes before its interval is up."""
+        if self._state_wait() <= 0:
+            return rows
+        due = [r for r in rows if r.key != "state"]
+        for r in rows:
+            if r.key == "state" and r.seq != self._deferred_seq:  # counted once per state held back
+                self._deferred_seq = r.seq
+                self.states_deferred += 1
+        return due
 
     async def _drain(self, client: aiomqtt.Client) -> None:
         outbox = self.outbox
@@ -206,15 +238,21 @@ class Publisher:
             if self._health is not None:
                 snapshot, self._health = self._health, None
                 await client.publish(self.root + "health", snapshot, qos=0, retain=True)
-            rows = outbox.pending(100)
+            pending = outbox.pending(100)
+            rows = self._due(pending)
             if not rows and not self._volatile:
                 outbox.wakeup.clear()
-                await outbox.wakeup.wait()
+                if pending:  # only a state that must wait: until its time, or until something new comes
+                    await wait_event(outbox.wakeup, self._state_wait())
+                else:
+                    await outbox.wakeup.wait()
                 continue
             for row in rows:
                 await client.publish(self.root + row.topic, row.payload, qos=row.qos, retain=row.retain)
                 outbox.ack(row.seq)
                 self.published += 1
+                if row.key == "state":
+                    self._state_sent = time.monotonic()
             while self._volatile and not rows:  # the outbox's backlog first: it is older
                 m = self._volatile[0]
                 await client.publish(self.root + m.topic, m.payload, qos=m.qos, retain=m.retain)
@@ -233,5 +271,6 @@ class Publisher:
     def statistics(self) -> dict[str, Any]:
         up = time.monotonic() - self.connected_since if self.connected_since else 0.0
         return {"connected": self.connected, "connects": self.connects, "failures": self.failures,
-                "published": self.published, "commands": self.commands, "last_error": self.last_error,
+                "published": self.published, "commands": self.commands,
+                "states_deferred": self.states_deferred, "last_error": self.last_error,
                 "connected_s": round(up, 1)}

@@ -29,11 +29,13 @@ class FloorService:
         self.store: Store = open_store(cfg.store)
         self.hub = Hub()
         self.ingest = Ingest(store=self.store, hub=self.hub, prefix=cfg.broker.prefix, dealers=cfg.dealers,
-                             clock=clock)
-        # Sequence numbers: gaps, duplicates, resend requests, broker drop counters (controller/floor/gaps.py)
-        self.streams = Streams(self.ingest, prefix=cfg.broker.prefix)
+                             clock=clock, rooms=cfg.broker.rooms)
+        # Sequence numbers: gaps, duplicates, resend requests, broker drop counters (gaps.py);
+        # not tracked by a floor sharing its subscription with others (it sees part of each stream)
+        self.streams = Streams(self.ingest, prefix=cfg.broker.prefix, track=cfg.broker.share_group is None)
         self.link = BrokerLink(cfg.broker, ingest=self.streams, store=self.store,  # type: ignore[arg-type]
                                client_id=floor_client_id(cfg.broker.client_id, cfg.store))
+        self.link.transaction = self.ingest.batch  # the browsers see a batch's alerts once it is committed
         self.link.subscriptions += self.streams.subscriptions()
         self.link.with_client.append(self.streams.pump)
         self.link.on_change.append(lambda up: self.hub.publish({"type": "broker", "connected": up}))
@@ -85,6 +87,7 @@ async def running(cfg: FloorConfig) -> AsyncIterator[FloorService]:
         async with asyncio.TaskGroup() as tg:
             tasks = [tg.create_task(svc.link.run(), name="floor-broker"),
                      tg.create_task(svc.ingest.run_state_writer(), name="floor-state-writer"),
+                     tg.create_task(svc.store.run_maintenance(), name="floor-store-maintenance"),
                      tg.create_task(svc.streams.run_saver(svc.store), name="floor-streams")]
             try:
                 yield svc

@@ -5,15 +5,20 @@ statement at a time makes the floor pay a commit per message. Here every message
 (up to MAX_BATCH) is handled inside one store transaction, and the QoS 1 acknowledgements go to the
 broker only after the commit: if the floor dies or the commit fails, the broker delivers the whole batch
 again and the store's keys make the second delivery harmless.
+
+Batches are small (MAX_BATCH): the browsers' live stream gets a batch's alerts right after its commit, so
+an alert waits for at most one batch of work in front of it. The retained QoS 0 state costs no write here
+(the ingest keeps it in memory and writes it coalesced, controller/floor/ingest.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-MAX_BATCH = 200
+MAX_BATCH = 50
 
 
 class Messages(Protocol):
@@ -46,3 +51,4 @@ async def consume(messages: Messages, handle: Callable[[str, bytes], Awaitable[N
             ack(msg)
         if on_batch is not None:
             on_batch(len(batch))
+        await asyncio.sleep(0)  # let the live streams send this batch before the next one is taken

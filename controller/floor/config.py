@@ -48,6 +48,13 @@ class BrokerConfig(_Strict):
                                    validation_alias=AliasChoices("backoff_min_s", "backoff_initial"))
     backoff_max: float = Field(default=10.0, gt=0, le=600,
                                validation_alias=AliasChoices("backoff_max_s", "backoff_max"))
+    # A chain of rooms (docs/room.md): topics `<prefix>/<room>/<table>/…`, each table filed as
+    # `<room>/<table>`. For a central floor that reads every room through the central broker.
+    rooms: bool = False
+    # MQTT 5 shared subscription `$share/<group>/…`: floor processes with one group (and one database) split
+    # the messages between them. Sequence gaps are then not tracked here (each process sees part of every
+    # table's stream); the room floors track them. Each process needs its own client_id.
+    share_group: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
 
     @field_validator("prefix")
     @classmethod

@@ -101,9 +101,12 @@ class Streams:
     """The gap tracker; wraps the ingest (`handle`) so a message counts only once it is stored."""
 
     def __init__(self, ingest: Handler, *, prefix: str, grace_s: float = 2.0, retry_s: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, track: bool = True) -> None:
         self._ingest = ingest
         self._prefix = prefix
+        # False for a floor on a shared subscription: it sees only part of each stream, so every message
+        # goes straight to the ingest (the store's keys still drop duplicates); the broker drops are watched.
+        self.track = track
         self.grace_s = grace_s  # a hole younger than this may still be in flight (QoS 0 state overtakes)
         self.retry_s = retry_s  # ask again after this long (the answer queues behind other messages)
         self._clock = clock
@@ -117,7 +120,8 @@ class Streams:
 
     def subscriptions(self) -> list[tuple[str, int]]:
         """What the floor subscribes to besides the contract's topics (heartbeat, broker counters)."""
-        return [(f"{self._prefix}/+/health", 0), *((t, 0) for t in DROP_TOPICS)]
+        drops = [(t, 0) for t in DROP_TOPICS]
+        return [(f"{self._prefix}/+/health", 0), *drops] if self.track else drops
 
     # --- incoming -----------------------------------------------------------------------------------
     async def handle(self, topic: str, payload: bytes) -> None:
@@ -126,6 +130,8 @@ class Streams:
         table, _, kind = topic.removeprefix(self._prefix + "/").rpartition("/")
         if kind != "health":
             await self._ingest.handle(topic, payload)  # a StoreError propagates: nothing is noted
+        if not self.track:
+            return None
         block = _stream_block(payload) if kind in ("alerts", "hands", "state", "health") else None
         if block is None or not table or "/" in table:
             return None
@@ -231,6 +237,8 @@ class Streams:
     # --- persistence ----------------------------------------------------------------------------------
     async def load(self, store: Store) -> None:
         """Create the table and take up the stored high-water marks (after a restart of the floor)."""
+        if not self.track:
+            return  # nothing to take up (and no table to create alongside the other floor processes)
         await store._script(_SCHEMA)
         for table, session, high in await store._query("SELECT table_id, session, high FROM streams"):
             self.streams[(table, session)] = Stream(high=int(high), stored_high=int(high))
@@ -238,14 +246,15 @@ class Streams:
     async def save(self, store: Store) -> None:
         """Write the high-water marks that moved (lagging is harmless: a resend is deduplicated)."""
         moved, self._moved = self._moved, set()
-        for table, session in sorted(moved):
-            s = self.streams[(table, session)]
-            if s.high != s.stored_high:
-                high = s.high
-                await store._query("INSERT INTO streams (table_id, session, high) VALUES (?, ?, ?)"
-                                   " ON CONFLICT (table_id, session) DO UPDATE SET high = excluded.high",
-                                   (table, session, high))
-                s.stored_high = high
+        rows = [(t, sess, self.streams[(t, sess)].high) for t, sess in sorted(moved)
+                if self.streams[(t, sess)].high != self.streams[(t, sess)].stored_high]
+        if not rows:
+            return
+        # one transaction for all of them: a room moves dozens of marks a second
+        await store._many("INSERT INTO streams (table_id, session, high) VALUES (?, ?, ?)"
+                          " ON CONFLICT (table_id, session) DO UPDATE SET high = excluded.high", rows)
+        for table, session, high in rows:
+            self.streams[(table, session)].stored_high = high
 
     async def run_saver(self, store: Store, every_s: float = 1.0) -> None:
         while True:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from controller.core import strictjson
@@ -19,7 +20,7 @@ from controller.floor.store import Store
 log = logging.getLogger("cardtable.floor")
 
 KINDS = ("alerts", "state", "hands", "status")
-STATE_WRITE_S = 0.25
+STATE_WRITE_S = 1.0  # the newest state of every table that changed is written this often, in one go
 HOLD_MAX = 10_000  # messages held in memory while the store refuses writes; beyond, the broker keeps them
 # Keys under which a state payload could carry hole cards. The contract says it never does; the floor
 # strips them anyway, because a live hand's hole cards must never reach a browser.
@@ -44,15 +45,25 @@ def _strip(seat: Any) -> Any:
     return {k: v for k, v in seat.items() if k not in _HOLE_KEYS or (isinstance(v, int) and k == "cards")}
 
 
-def parse_topic(prefix: str, topic: str) -> tuple[str, str] | None:
-    """(table, kind) for `<prefix>/<table>/<kind>`, else None."""
+def parse_topic(prefix: str, topic: str, *, rooms: bool = False) -> tuple[str, str] | None:
+    """(table, kind) for `<prefix>/<table>/<kind>`, else None. With `rooms` the topic is
+    `<prefix>/<room>/<table>/<kind>` and the table is `<room>/<table>` (a central floor of a chain)."""
     head = prefix + "/"
     if not topic.startswith(head):
         return None
     parts = topic[len(head):].split("/")
-    if len(parts) != 2 or not parts[0] or parts[1] not in KINDS:
+    if len(parts) != (3 if rooms else 2) or not all(parts[:-1]) or parts[-1] not in KINDS:
         return None
-    return parts[0], parts[1]
+    return "/".join(parts[:-1]), parts[-1]
+
+
+def topic_filters(prefix: str, *, rooms: bool = False, share_group: str | None = None
+                  ) -> list[tuple[str, int]]:
+    """The floor's subscriptions to the contract's topics: (filter, QoS). The live state is QoS 0 (latest
+    wins, never queued in front of alerts); the rest QoS 1."""
+    level = "+/+" if rooms else "+"
+    share = f"$share/{share_group}/" if share_group else ""
+    return [(f"{share}{prefix}/{level}/{kind}", 0 if kind == "state" else 1) for kind in KINDS]
 
 
 def excerpt_of(payload: bytes, limit: int = 200) -> str:
@@ -90,10 +101,11 @@ class Ingest:
     """Turns broker messages into store rows and browser events; bad payloads are logged and counted."""
 
     def __init__(self, *, store: Store, hub: Hub, prefix: str, dealers: Mapping[str, str],
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, rooms: bool = False) -> None:
         self._store = store
         self._hub = hub
         self._prefix = prefix
+        self._rooms = rooms
         self._config_dealers = dict(dealers)
         self._state_dealers: dict[str, str] = {}
         self._clock = clock
@@ -106,6 +118,21 @@ class Ingest:
         self._held: deque[tuple[str, bytes]] = deque()  # taken from the broker, not yet stored (disk full)
         self.store_error = ""
         self.timelines = Timelines()  # per hand states: replay, the state at an alert, dealer per hand
+
+    @contextlib.asynccontextmanager
+    async def batch(self) -> AsyncIterator[None]:
+        """One ingest batch: a store transaction whose browser events are sent once it is committed."""
+        held = False
+        try:
+            async with self._store.transaction():
+                self._hub.hold()  # once the store is ours: waiting for it holds nobody's events back
+                held = True
+                yield
+        except BaseException:  # the batch or its commit failed: the broker delivers it again
+            if held:
+                self._hub.release(committed=False)
+            raise
+        self._hub.release()
 
     async def load(self) -> None:
         """Pick up dealer ids from stored states after a restart."""
@@ -181,7 +208,7 @@ class Ingest:
 
     async def _take(self, topic: str, payload: bytes) -> str | None:
         """Validate and apply a message; the reason it was refused, or None."""
-        where = parse_topic(self._prefix, topic)
+        where = parse_topic(self._prefix, topic, rooms=self._rooms)
         if where is None:
             return "unexpected topic"
         table, kind = where
@@ -248,25 +275,21 @@ class Ingest:
         finished = self.timelines.add(table, clean, now)
         if finished is not None:
             await self._store.save_replay(table, finished[0], finished[1], now)
-        # A table sends a state per event (hundreds a minute); writing each would queue alerts behind them.
-        # The newest state is kept here and written at most every STATE_WRITE_S per table (the broker keeps
-        # it retained as well, so a crash loses nothing that a resubscribe does not bring back).
+        # States were 97 % of the floor's writes at room size, and each one written in the ingest batch
+        # delayed the alerts behind it. The newest state per table is kept here (the pages read it from
+        # here, Ingest.tables) and written by the state writer task every STATE_WRITE_S, every changed
+        # table in one statement batch; the broker keeps it retained as well, so a crash loses nothing a
+        # resubscribe does not bring back.
         self._latest[table] = (clean, now)
-        if now - self._written.get(table, 0.0) >= STATE_WRITE_S:
-            await self._write_state(table)
         return None
 
-    async def _write_state(self, table: str) -> None:
-        latest = self._latest.get(table)
-        if latest is None or self._written.get(table) == latest[1]:
-            return
-        await self._store.set_state(table, latest[0], latest[1])
-        self._written[table] = latest[1]
-
     async def flush_states(self) -> None:
-        """Write every state not yet in the store."""
-        for table in list(self._latest):
-            await self._write_state(table)
+        """Write every state not yet in the store, in one transaction."""
+        due = [(t, s, at) for t, (s, at) in self._latest.items() if self._written.get(t) != at]
+        if due:
+            await self._store.set_states(due)
+            for table, _state, at in due:
+                self._written[table] = at
 
     async def run_state_writer(self) -> None:
         """The task that writes the trailing state of a burst (and retries held messages)."""
@@ -280,12 +303,15 @@ class Ingest:
 
     async def tables(self) -> list[dict[str, Any]]:
         """The store's tables with the newest state, including one not yet written."""
-        rows = await self._store.tables()
-        for row in rows:
-            latest = self._latest.get(row["table"])
-            if latest is not None and (row["state_at"] or 0.0) < latest[1]:
-                row["state"], row["state_at"] = latest
-        return rows
+        rows = {row["table"]: row for row in await self._store.tables()}
+        for table, (state, at) in self._latest.items():
+            row = rows.get(table)
+            if row is None:  # a table that so far only sent states, none written yet
+                rows[table] = {"table": table, "status": None, "status_at": None, "state": state,
+                               "state_at": at, "open": dict(self._open.get(table, {}))}
+            elif (row["state_at"] or 0.0) < at:
+                row["state"], row["state_at"] = state, at
+        return [rows[t] for t in sorted(rows)]
 
     async def _status(self, table: str, payload: bytes) -> str | None:
         text = payload.decode("utf-8", "replace").strip().strip('"').lower()

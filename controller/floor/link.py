@@ -13,9 +13,13 @@ import hashlib
 import logging
 import socket
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from controller.aio import cancel_firmly
 from controller.backoff import backoff_delays
@@ -23,7 +27,7 @@ from controller.core import strictjson
 from controller.floor.batch import consume
 from controller.floor.config import BrokerConfig, StoreConfig
 from controller.floor.errors import StoreError
-from controller.floor.ingest import KINDS, Ingest
+from controller.floor.ingest import Ingest, topic_filters
 from controller.floor.store import Ack, Store
 
 log = logging.getLogger("cardtable.floor")
@@ -65,8 +69,11 @@ class BrokerLink:
         self._manual_ack = False
         self.on_ack_published: list[Any] = []  # callables(ack: Ack) once the broker has a ruling
         # (topic filter, QoS); the live state is QoS 0: latest wins, never queued in front of alerts
-        self.subscriptions = [(f"{cfg.prefix}/+/{kind}", 0 if kind == "state" else 1) for kind in KINDS]
+        self.subscriptions = topic_filters(cfg.prefix, rooms=cfg.rooms, share_group=cfg.share_group)
         self.with_client: list[Any] = []  # callables(publish) run while connected (the resend requests)
+        # What one ingest batch runs in: the store's transaction (the service adds holding the browsers'
+        # events until the commit, Ingest.batch)
+        self.transaction: Callable[[], AbstractAsyncContextManager[None]] = store.transaction
 
     def acks_pending(self) -> None:
         """Wake the ack pump (called after a ruling is stored)."""
@@ -75,9 +82,16 @@ class BrokerLink:
     def _client(self) -> aiomqtt.Client:
         c = self._cfg
         tls = aiomqtt.TLSParameters(ca_certs=str(c.ca_file) if c.ca_file else None) if c.tls else None
+        session: dict[str, Any] = {"clean_session": False}
+        if c.share_group:
+            # Shared subscriptions are MQTT 5: a persistent session there is clean_start=False plus an
+            # expiry interval (a week: the broker keeps our queue across a long floor outage).
+            props = Properties(PacketTypes.CONNECT)
+            props.SessionExpiryInterval = 7 * 24 * 3600
+            session = {"protocol": aiomqtt.ProtocolVersion.V5, "clean_start": False, "properties": props}
         client = aiomqtt.Client(c.host, c.port, username=c.username, password=c.secret(),
-                                identifier=self.client_id, clean_session=False, keepalive=c.keepalive,
-                                tls_params=tls, timeout=10)
+                                identifier=self.client_id, keepalive=c.keepalive, tls_params=tls, timeout=10,
+                                **session)
         # Acknowledge each QoS 1 message only after it is stored: if the floor dies (or the store fails)
         # in between, the broker delivers it again on the next connect. aiomqtt does not expose paho's
         # manual acks, so this reaches into its paho client (present in aiomqtt 2.x).
@@ -140,7 +154,7 @@ class BrokerLink:
                 paho.ack(msg.mid, msg.qos)
 
         # What is already queued is stored in one transaction and acknowledged after its commit.
-        await consume(client.messages, self._ingest.handle, self._store.transaction, ack,
+        await consume(client.messages, self._ingest.handle, self.transaction, ack,
                       on_batch=self._batched)
 
     def _batched(self, n: int) -> None:

@@ -14,7 +14,9 @@ from typing import Any
 from controller.core.handbase import BETTING, DEAL, DUE
 
 LIVE_PHASES = frozenset({DEAL, BETTING, DUE})
-KEEP_HANDS = 30  # per table in memory; older hands come from the store
+# Per table in memory; older hands come from the store. A room of 250 tables keeps 250 × KEEP_HANDS
+# timelines of a few hundred kB each: 30 made the floor grow by hundreds of MB over an evening.
+KEEP_HANDS = 3
 MAX_FRAMES = 1000  # per hand: a stuck table must not grow memory without bound
 
 Frame = dict[str, Any]
@@ -53,9 +55,7 @@ class Timelines:
     def state_at(self, table: str, hand: int, at: float, slack: float = 0.05) -> Frame | None:
         """The last frame of `hand` seen by `at` (+ slack: the state of the alert's own event arrives just
         after the alert), else the first frame of the hand."""
-        frames = self.frames(table, hand) or []
-        before = [f for f in frames if f["at"] <= at + slack]
-        return before[-1] if before else (frames[0] if frames else None)
+        return frame_at(self.frames(table, hand) or [], at, slack)
 
     def dealer(self, table: str, hand: int | None) -> str | None:
         """The dealer named in the states of that hand (a rotation between hands books each hand right)."""
@@ -73,6 +73,12 @@ class Timelines:
             return False
         last = next(reversed(hands))
         return hand == last and hands[last][-1]["state"].get("phase") in LIVE_PHASES
+
+
+def frame_at(frames: Sequence[Frame], at: float, slack: float = 0.05) -> Frame | None:
+    """The last of `frames` seen by `at` (+ slack), else the first one."""
+    before = [f for f in frames if f["at"] <= at + slack]
+    return before[-1] if before else (frames[0] if frames else None)
 
 
 def _hand_of(state: Mapping[str, Any]) -> int | None:

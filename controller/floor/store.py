@@ -1,7 +1,8 @@
 """The floor's record: alerts, acknowledgements, table state and hand summaries in SQLite or PostgreSQL.
 
-Both back ends run the same SQL (written with `?` placeholders; the PostgreSQL one rewrites them). Every
-write is a single statement in autocommit mode, so no multi-statement transaction can be torn. Writes go
+Both back ends run the same SQL (written with `?` placeholders; the PostgreSQL one rewrites them). A write
+is a single statement in autocommit mode, one ingest batch's statements in one transaction
+(`transaction()`), or one statement over many rows (`_many`: the coalesced table states). Writes go
 through one connection behind a lock, which also keeps `seq` values committed in increasing order: the
 browser catch-up ("everything after seq N") relies on that.
 """
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -60,6 +62,7 @@ CREATE TABLE IF NOT EXISTS replays (
 _ALERT_COLS = ("SELECT a.seq, a.payload, a.received, a.dealer, k.by_user, k.ruling, k.at, k.seq, k.published "
                "FROM alerts a LEFT JOIN acks k ON k.table_id = a.table_id AND k.alert_id = a.alert_id")
 _FAULTS = tuple(sorted(FAULT_SEVERITIES))
+CHECKPOINT_BYTES = 4 << 20  # SQLite: checkpoint the WAL (aside) once it holds this much
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -198,6 +201,21 @@ class Store(ABC):
             "INSERT INTO tables (table_id, state, state_at) VALUES (?, ?, ?) ON CONFLICT (table_id)"
             " DO UPDATE SET state = excluded.state, state_at = excluded.state_at",
             (table, strictjson.dumps(state, ensure_ascii=False), at))
+
+    async def set_states(self, states: Sequence[tuple[str, Mapping[str, Any], float]]) -> None:
+        """The newest state of several tables, (table, state, at) each, in one transaction."""
+        await self._many(
+            "INSERT INTO tables (table_id, state, state_at) VALUES (?, ?, ?) ON CONFLICT (table_id)"
+            " DO UPDATE SET state = excluded.state, state_at = excluded.state_at",
+            [(t, strictjson.dumps(s, ensure_ascii=False), at) for t, s, at in states])
+
+    @abstractmethod
+    async def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """One statement for many parameter rows, in one transaction (outside any ingest batch)."""
+
+    async def run_maintenance(self) -> None:
+        """Housekeeping that must not sit in the ingest path (SQLite: the WAL checkpoint)."""
+        return None
 
     async def set_status(self, table: str, status: str, at: float) -> None:
         await self._query(
@@ -408,6 +426,7 @@ class SqliteStore(Store):
         self._path = path
         self._db: sqlite3.Connection | None = None
         self._lock = asyncio.Lock()
+        self.checkpoints = 0
 
     async def open(self) -> None:
         try:
@@ -415,6 +434,7 @@ class SqliteStore(Store):
             db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False, timeout=10)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across a crash of the service
+            db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run aside (run_maintenance)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open SQLite store {self._path}: {exc}") from None
         self._db = db
@@ -431,6 +451,48 @@ class SqliteStore(Store):
         async with self._lock:
             await asyncio.to_thread(db.executescript, sql)
 
+    async def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        db = self._require()
+
+        def run() -> None:
+            db.execute("BEGIN")
+            try:
+                db.executemany(sql, [tuple(r) for r in rows])
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+        async with self._lock:
+            try:
+                await asyncio.to_thread(run)
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"SQLite store {self._path}: {exc}") from None
+
+    async def run_maintenance(self, every_s: float = 1.0) -> None:
+        """Checkpoint the WAL in a worker thread on a connection of its own, once it holds
+        CHECKPOINT_BYTES. SQLite would otherwise run it inside the commit of whichever ingest batch
+        crosses 1,000 pages, with its fsyncs, while every alert behind that batch waits."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                wal = os.stat(f"{self._path}-wal").st_size
+            except OSError:
+                continue
+            if wal >= CHECKPOINT_BYTES:
+                await asyncio.to_thread(self._checkpoint)
+
+    def _checkpoint(self) -> None:
+        try:
+            db = sqlite3.connect(self._path, isolation_level=None, timeout=1.0)
+            try:
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            finally:
+                db.close()
+        except sqlite3.Error:  # busy or a full disk: the WAL grows until the next try
+            return
+        self.checkpoints += 1
+
     async def _query(self, sql: str, params: Sequence[Any] = (), *, durable: bool = False
                      ) -> list[tuple[Any, ...]]:
         db = self._require()
@@ -446,10 +508,11 @@ class SqliteStore(Store):
 
         async with self._guard():
             try:
-                if self._in_transaction() and sql != "COMMIT":
-                    # Inside an ingest batch each statement only touches the WAL (no sync): running it
-                    # here saves a worker-thread hop per message, which under CPU contention cost more
-                    # than the statement. The commit, which may checkpoint and sync, still runs aside.
+                if self._in_transaction():
+                    # Inside an ingest batch each statement only touches the WAL, and so does the commit
+                    # (WAL with synchronous=NORMAL syncs only at checkpoints, which run_maintenance does
+                    # aside): running them here saves a worker-thread hop per batch, which under CPU
+                    # contention cost milliseconds of GIL hand-over each.
                     return run()
                 return await asyncio.to_thread(run)
             except sqlite3.OperationalError as exc:
@@ -479,7 +542,10 @@ class PostgresStore(Store):
         try:
             conn = await psycopg.AsyncConnection.connect(self._dsn, autocommit=True, connect_timeout=10)
             if self._schema:
+                # two floor processes creating one schema at once would collide: one at a time
+                await conn.execute("SELECT pg_advisory_lock(hashtext('cardtable-floor-schema'))")
                 await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self._schema}"')
+                await conn.execute("SELECT pg_advisory_unlock(hashtext('cardtable-floor-schema'))")
                 await conn.execute(f'SET search_path TO "{self._schema}"')
             # Alerts, states and hands commit without waiting for the WAL flush (a server crash can lose
             # the last fraction of a second; the floor service crashing loses nothing): one flush per
@@ -496,7 +562,13 @@ class PostgresStore(Store):
             raise StoreError("store.dsn is set but psycopg is not installed "
                              "(pip install 'psycopg[binary]')") from None
         self._conn = await self._connect()
-        await self._create_schema()
+        # Several floor processes on one database (a chain's central floors) start together: creating
+        # tables, indexes and triggers at once would collide in the catalogue, so one at a time.
+        await self._conn.execute("SELECT pg_advisory_lock(hashtext('cardtable-floor-schema'))")
+        try:
+            await self._create_schema()
+        finally:
+            await self._conn.execute("SELECT pg_advisory_unlock(hashtext('cardtable-floor-schema'))")
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -508,6 +580,19 @@ class PostgresStore(Store):
             for stmt in (s.strip() for s in sql.split(";")):
                 if stmt:
                     await self._conn.execute(stmt)
+
+    async def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        import psycopg
+
+        async with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = await self._connect()
+                async with self._conn.transaction(), self._conn.cursor() as cur:
+                    await cur.executemany(sql.replace("?", "%s"), [tuple(r) for r in rows])  # pipelined
+            except psycopg.OperationalError as exc:
+                self._conn = None
+                raise StoreError(f"PostgreSQL: {str(exc).strip().splitlines()[0]}") from None
 
     async def _query(self, sql: str, params: Sequence[Any] = (), *, durable: bool = False
                      ) -> list[tuple[Any, ...]]:

@@ -304,16 +304,20 @@ async def api_alert(request: web.Request) -> web.StreamResponse:
     if a is None:
         raise _HTTPJson(404, "no such alert")
     a["rule_info"] = rule_info(str(a.get("code")))
-    a["state_at"] = _state_at(_floor(request), a)
+    a["state_at"] = await _state_at(_floor(request), a)
     return json_response(a)
 
 
-def _state_at(f: Floor, a: dict[str, Any]) -> dict[str, Any] | None:
-    """The table as the floor saw it when the alert arrived (same hand), for "as of hand N, street S"."""
+async def _state_at(f: Floor, a: dict[str, Any]) -> dict[str, Any] | None:
+    """The table as the floor saw it when the alert arrived (same hand), for "as of hand N, street S": from
+    the timelines in memory, or the hand's stored timeline once it has left memory."""
     hand = a.get("hand")
     if not isinstance(hand, int):
         return None
-    frame = f.ingest.timelines.state_at(str(a["table"]), hand, float(a["floor"]["received"]))
+    table, at = str(a["table"]), float(a["floor"]["received"])
+    frame = f.ingest.timelines.state_at(table, hand, at)
+    if frame is None:
+        frame = replay.frame_at(await f.store.replay_frames(table, hand) or [], at)
     return None if frame is None else replay.public_frames([frame], show_cards=False)[0]
 
 
@@ -441,10 +445,20 @@ class _Stream:
     def __init__(self, resp: web.StreamResponse, cursor: tuple[int, int]) -> None:
         self.resp = resp
         self.a, self.k = cursor
+        self._out: list[bytes] = []  # formatted events not yet written (see flush)
 
     async def send(self, kind: str, data: Any) -> None:
         text = strictjson.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        await self.resp.write(f"event: {kind}\nid: {self.a}.{self.k}\ndata: {text}\n\n".encode())
+        self._out.append(f"event: {kind}\nid: {self.a}.{self.k}\ndata: {text}\n\n".encode())
+        if len(self._out) >= 64:
+            await self.flush()
+
+    async def flush(self) -> None:
+        """Write what is formatted in one go: one write (and one send) for all the events that were
+        waiting, instead of one each."""
+        if self._out:
+            out, self._out = b"".join(self._out), []
+            await self.resp.write(out)
 
     async def alert(self, seq: int, alert: dict[str, Any]) -> None:
         if seq > self.a:
@@ -487,6 +501,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     try:
         await resp.write(b"retry: 1000\n\n")
         await _catch_up(f, st, since)
+        await st.flush()
         while True:
             try:
                 ev = await asyncio.wait_for(sub.queue.get(), PING_SECONDS)
@@ -495,9 +510,19 @@ async def events(request: web.Request) -> web.StreamResponse:
                     break  # the login expired: the page's reconnect gets 401 and goes to the login form
                 await resp.write(b": ping\n\n")  # lets both ends notice a dead connection
                 continue
-            if ev is None:
+            # everything else already waiting goes out with it, in one write
+            batch = [ev, *(sub.queue.get_nowait() for _ in range(sub.queue.qsize()))]
+            for item in batch:
+                sub.took(item)
+                if item is None:
+                    break
+                await _forward(st, item)
+            await st.flush()
+            for item in batch:
+                if item is not None and item.get("type") == "alert":
+                    f.hub.written(float(item["alert"]["floor"]["received"]))
+            if None in batch:
                 break
-            await _forward(st, ev)
     except ConnectionResetError:
         pass  # the browser went away; it resumes from its last event id
     finally:
@@ -516,6 +541,10 @@ async def _forward(st: _Stream, ev: dict[str, Any]) -> None:
 
 
 # --- app ---------------------------------------------------------------------------------------------------
+# A table id in a path: one segment, or `<room>/<table>` on a central floor of a chain (docs/room.md).
+_TABLE = r"[^/]+(?:/[^/]+)?"
+
+
 def build_app(floor: Floor) -> web.Application:
     app = web.Application(middlewares=[_middleware], client_max_size=64 * 1024)
     app[FLOOR_KEY] = floor
@@ -525,15 +554,15 @@ def build_app(floor: Floor) -> web.Application:
     app.router.add_get("/", index)
     app.router.add_get("/api/me", api_me)
     app.router.add_get("/api/tables", api_tables)
-    app.router.add_get("/api/tables/{table}", api_table)
+    app.router.add_get(f"/api/tables/{{table:{_TABLE}}}", api_table)
     app.router.add_get("/api/alerts", api_alerts)
-    app.router.add_get("/api/alerts/{table}/{id}", api_alert)
+    app.router.add_get(f"/api/alerts/{{table:{_TABLE}}}/{{id}}", api_alert)
     app.router.add_post("/api/ack", api_ack)
     app.router.add_get("/api/stats", api_stats)
     app.router.add_get("/api/catalogue", api_catalogue)
     app.router.add_get("/api/health", api_health)
     app.router.add_get("/api/events", events)
-    app.router.add_get("/api/replay/{table}/{hand}", api_replay)
+    app.router.add_get(f"/api/replay/{{table:{_TABLE}}}/{{hand}}", api_replay)
     app.router.add_get("/api/dealers", api_dealers)
     app.router.add_get("/api/dealers.csv", api_dealers_csv)
     app.router.add_get("/api/i18n", api_i18n)

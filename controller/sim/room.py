@@ -105,11 +105,16 @@ class Room:
         return sum(s.daemon.outbox.pending_count() for s in self.seats)
 
     async def played(self) -> None:
-        """Every seat's source has sent everything; the simulated ones journal their session's end."""
-        for seat in self.seats:
+        """Every seat's source has sent everything; the simulated ones journal their session's end, each
+        as soon as its own last hand is dealt (waiting for the seats in order would close every table that
+        finished early in one burst behind a late one, which no real room does)."""
+
+        async def one(seat: Seat) -> None:
             await seat.finished.wait()
             if seat.end_session:
                 seat.daemon.end_session()
+
+        await asyncio.gather(*(one(seat) for seat in self.seats))
 
     async def drained(self, timeout_s: float) -> int:
         """Wait until every outbox is empty (or the timeout); what is left."""

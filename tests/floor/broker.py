@@ -49,6 +49,7 @@ topic read cardtable/t3/cmd/#
 user sim
 topic write cardtable/#
 topic read cardtable/+/cmd/#
+topic read cardtable/+/+/cmd/#
 
 user observer
 topic read cardtable/#

@@ -157,7 +157,7 @@ async def _count(svc: FloorService, n: int) -> bool:
 
 
 async def _state_hand(svc: FloorService, hand: int) -> bool:
-    rows = await svc.store.tables()
+    rows = await svc.ingest.tables()  # the floor's view: stored state or a newer one in memory
     return bool(rows) and (rows[0]["state"] or {}).get("hand") == hand
 
 

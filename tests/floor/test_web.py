@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
+from controller.floor import ingest as ingest_mod
 from controller.floor.app import FloorService
 from tests.floor.conftest import PASSWORDS, make_config
 from tests.floor.publisher import alert, state
@@ -330,20 +331,29 @@ def test_logins_survive_a_restart_unless_the_password_changed(tmp_path: Path) ->
 
 
 def test_state_bursts_are_written_coalesced(tmp_path: Path) -> None:
-    """Every state goes to the browsers; the store gets the first at once and the newest by the writer."""
+    """Every state goes to the browsers; the store gets only the newest, from the state writer."""
+    writes: list[int] = []
 
     async def body(svc: FloorService, base: str) -> None:
-        for hand in (1, 2, 3):
-            await feed(svc, "cardtable/t1/state", state("t1", hand))
-        stored = {t["table"]: t for t in await svc.store.tables()}
-        assert stored["t1"]["state"]["hand"] == 1  # the burst did not cost three writes
+        real = svc.store.set_states
+
+        async def counted(states: Any) -> None:
+            writes.append(len(states))
+            await real(states)
+
+        svc.store.set_states = counted  # type: ignore[method-assign]
+        for table in ("t1", "t2"):
+            for hand in (1, 2, 3):
+                await feed(svc, f"cardtable/{table}/state", state(table, hand))
+        assert writes == []  # the ingest path writes no state at all
         assert (await svc.ingest.tables())[0]["state"]["hand"] == 3  # ...but readers see the newest
         writer = asyncio.create_task(svc.ingest.run_state_writer())
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(ingest_mod.STATE_WRITE_S * 1.5)
         writer.cancel()
         stored = {t["table"]: t for t in await svc.store.tables()}
-        assert stored["t1"]["state"]["hand"] == 3
-        assert svc.ingest.counts["state"] == 3
+        assert stored["t1"]["state"]["hand"] == 3 and stored["t2"]["state"]["hand"] == 3
+        assert writes == [2]  # six states of two tables: one write of two rows
+        assert svc.ingest.counts["state"] == 6
 
     run_service(tmp_path, body)
 

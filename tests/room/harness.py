@@ -34,10 +34,12 @@ def _toml(value: Any) -> str:
         else str(value)
 
 
-def floor_toml(broker_port: int, web_port: int, store: dict[str, Any], client_id: str) -> str:
+def floor_toml(broker_port: int, web_port: int, store: dict[str, Any], client_id: str,
+               broker: dict[str, Any] | None = None) -> str:
     sections: dict[str, dict[str, Any]] = {
         "broker": {"host": "127.0.0.1", "port": broker_port, "username": "floor", "password": USERS["floor"],
-                   "client_id": client_id, "keepalive": 5, "backoff_initial": 0.1, "backoff_max": 1.0},
+                   "client_id": client_id, "keepalive": 5, "backoff_initial": 0.1, "backoff_max": 1.0,
+                   **(broker or {})},
         "store": store, "web": {"host": "127.0.0.1", "port": web_port}}
     lines = []
     for name, body in sections.items():
@@ -52,19 +54,22 @@ class FloorProcess:
     """`cardtable floor` in its own process; pause() is SIGSTOP: the broker sees a floor that stalled."""
 
     def __init__(self, workdir: Path, broker_port: int, store: dict[str, Any],
-                 client_id: str = "room-floor") -> None:
+                 client_id: str = "room-floor", broker: dict[str, Any] | None = None) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.config = workdir / "floor.toml"
-        self.config.write_text(floor_toml(broker_port, self.port, store, client_id))
+        self.config.write_text(floor_toml(broker_port, self.port, store, client_id, broker))
         self.log = workdir / "floor.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self._opener: urllib.request.OpenerDirector | None = None
 
     def start(self) -> None:
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "controller", "floor", "--config",
+            # CARDTABLE_FLOOR_PROFILE=FILE runs the floor under cProfile (written when it stops).
+            profile = os.environ.get("CARDTABLE_FLOOR_PROFILE")
+            prof = ["-m", "cProfile", "-o", f"{profile}.{self.port}"] if profile else []
+            self.proc = subprocess.Popen([sys.executable, *prof, "-m", "controller", "floor", "--config",
                                           str(self.config)], cwd=ROOT, env=ENV, stdout=log, stderr=log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -118,11 +123,13 @@ class FloorProcess:
         self.proc = None
 
 
-def synthetic_room(root: Path, broker_port: int, *, tables: int, alerts: int, health_s: float = 1.0) -> Room:
-    """`tables` tables raising `alerts` alerts each as fast as their transport takes them (a stand-in
-    engine: one alert per knock), through the real daemon: journal, outbox with sequence numbers, MQTT."""
+def synthetic_room(root: Path, broker_port: int, *, tables: int, alerts: int, health_s: float = 1.0,
+                   prefix: str = "cardtable", gap_s: float = 0.0) -> Room:
+    """`tables` tables raising `alerts` alerts each, `gap_s` apart or as fast as their transport takes them
+    (a stand-in engine: one alert per knock), through the real daemon: journal, outbox with sequence
+    numbers, MQTT, under the topic root `prefix`."""
     mqtt = {"enabled": True, "host": "127.0.0.1", "port": broker_port, "backoff_min_s": 0.2,
-            "backoff_max_s": 2.0}
+            "backoff_max_s": 2.0, "prefix": prefix}
     creds = root / "sim.credentials"
     root.mkdir(parents=True, exist_ok=True)
     creds.write_text(f"sim:{USERS['sim']}\n")
@@ -132,7 +139,7 @@ def synthetic_room(root: Path, broker_port: int, *, tables: int, alerts: int, he
     for table in table_ids("r", tables):
         cfg = room_config(table, root / table, {**mqtt, "credentials_file": str(creds)}, health_s=health_s)
         daemon = Daemon(cfg, new_session=True, engine=KnockEngine(table))
-        source = ListSource(knocks(alerts))
+        source = ListSource(knocks(alerts), gap_s=gap_s)
         room.add(Seat(daemon=daemon, source=source, finished=source.done, end_session=False))
     return room
 

@@ -9,14 +9,15 @@ from pathlib import Path
 SHIPPED = Path(__file__).resolve().parents[2] / "config" / "mosquitto" / "cardtable.conf"
 
 
-def shipped_config(*, port: int, workdir: Path, password_file: Path | None, acl_file: Path | None) -> str:
+def shipped_config(*, port: int, workdir: Path, password_file: Path | None, acl_file: Path | None,
+                   source: Path = SHIPPED) -> str:
     """The shipped config for a broker on 127.0.0.1:`port` keeping its files under `workdir`.
 
     Without a password file the broker takes anonymous clients and has no ACL (tests of the daemon's own
     behaviour); everything else — queue limits, persistence, $SYS interval — is the shipped text.
     """
     out: list[str] = []
-    for line in SHIPPED.read_text(encoding="utf-8").splitlines():
+    for line in source.read_text(encoding="utf-8").splitlines():
         key = line.split(" ", 1)[0]
         if key == "listener":
             line = f"listener {port} 127.0.0.1"

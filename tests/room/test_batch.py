@@ -124,3 +124,81 @@ def test_readers_wait_for_the_commit(tmp_path: Path) -> None:
         return seen
 
     assert asyncio.run(run()) == [10]
+
+
+def test_browsers_get_a_batch_after_its_commit_and_nothing_of_a_rolled_back_one(tmp_path: Path) -> None:
+    """The live stream never shows an alert (or its seq) before the commit that stores it, nor one that a
+    rollback took back; the table states of a failed batch still go out (they are not stored rows)."""
+
+    def state(n: int) -> Msg:
+        return Msg("cardtable/t1/state", json.dumps({"hand": n}).encode(), mid=1000 + n, qos=0)
+
+    async def run() -> tuple[list[tuple[str, int]], list[str], int]:
+        store = SqliteStore(tmp_path / "f.db")
+        await store.open()
+        hub = Hub()
+        sub = hub.subscribe()
+        ingest = Ingest(store=store, hub=hub, prefix="cardtable", dealers={})
+        seen: list[tuple[str, int]] = []  # (event type, alerts committed when the browser got it)
+
+        async def handle(topic: str, payload: bytes) -> None:
+            await ingest.handle(topic, payload)
+            assert sub.queue.empty()  # inside the batch nothing has gone to the browser yet
+
+        await consume(Queue([alert(1), state(1), alert(2)]), handle, ingest.batch, lambda m: None)
+        while not sub.queue.empty():
+            ev = sub.queue.get_nowait()
+            sub.took(ev)  # as the live stream does
+            assert ev is not None
+            seen.append((ev["type"], await stored(store)))
+
+        async def failing(topic: str, payload: bytes) -> None:
+            await ingest.handle(topic, payload)
+            if topic.endswith("alerts") and json.loads(payload)["id"].endswith("-4"):
+                raise StoreError("disk full")
+
+        with pytest.raises(StoreError):
+            await consume(Queue([alert(3), state(2), alert(4)]), failing, ingest.batch, lambda m: None)
+        after = []
+        while not sub.queue.empty():
+            ev = sub.queue.get_nowait()
+            sub.took(ev)
+            assert ev is not None
+            after.append(ev["type"])
+        n = await stored(store)
+        await store.close()
+        return seen, after, n
+
+    seen, after, n = asyncio.run(run())
+    assert [t for t, _ in seen] == ["alert", "open", "state", "alert", "open"]
+    assert all(committed == 2 for _, committed in seen)  # every event after both alerts were committed
+    assert after == ["state"] and n == 2  # the rolled-back alerts never reached the browser
+
+
+def test_a_slow_browser_gets_the_latest_state_per_table_not_every_one() -> None:
+    hub = Hub()
+    sub = hub.subscribe()
+    fast = hub.subscribe()
+    for ev in ({"type": "state", "table": "t1", "state": {"hand": 1}}, {"type": "alert", "seq": 1},
+               {"type": "state", "table": "t1", "state": {"hand": 2}},
+               {"type": "state", "table": "t2", "state": {"hand": 1}},
+               {"type": "state", "table": "t1", "state": {"hand": 3}}):
+        hub.publish(ev)
+        if ev["type"] == "alert":  # the fast stream takes everything so far at once
+            while not fast.queue.empty():
+                fast.took(fast.queue.get_nowait())
+
+    def drain(s: Any) -> list[tuple[Any, ...]]:
+        out = []
+        while not s.queue.empty():
+            ev = s.queue.get_nowait()
+            s.took(ev)
+            out.append((ev["type"], ev.get("table"), (ev.get("state") or {}).get("hand")))
+        return out
+
+    # the t1 state waits where the first one was, with the newest content; nothing else is lost or reordered
+    assert drain(sub) == [("state", "t1", 3), ("alert", None, None), ("state", "t2", 1)]
+    assert drain(fast) == [("state", "t1", 3), ("state", "t2", 1)]  # after the alert: coalesced as well
+    hub.publish({"type": "state", "table": "t1", "state": {"hand": 4}})
+    assert drain(sub) == [("state", "t1", 4)]  # taken states do not swallow newer ones
+    assert sub.coalesced == 2 and hub.statistics()["states_coalesced"] == 3

@@ -100,7 +100,9 @@ def test_room_every_alert_once_on_the_floor(tmp_path: Path, broker: Broker, stor
           f"{summary['max_rss_mb']} MB; stored {h['store']['alerts']}, "
           f"duplicates {h['ingest']['duplicates']}, "
           f"resend requests {h['broker']['streams']['resend_requests']}, batches "
-          f"{h['broker']['batches']} (largest {h['broker']['largest_batch']})")
+          f"{h['broker']['batches']} (largest {h['broker']['largest_batch']}); inside the floor, taken -> "
+          f"written to the stream {h['hub']['taken_to_stream_ms']} ms; states coalesced for the stream "
+          f"{h['hub']['states_coalesced']}, states in {h['ingest']['state']}")
     assert summary["tables"] == TABLES and summary["unpublished"] == 0
     assert out["whole"], f"{len(raised.keys() - live.arrived.keys())} alerts never reached the live stream"
     assert live.copies == 0  # nothing twice on the stream
