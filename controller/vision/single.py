@@ -193,8 +193,9 @@ def _holds(big: np.ndarray, small: np.ndarray, most: float = 0.7) -> bool:
     return a_small < most * a_big and _overlap(big, small) >= 0.8 * a_small
 
 
-def find_cards(frame: np.ndarray) -> tuple[list[Found], float]:
-    """Every card quadrilateral in the frame (frame pixels) and the typical card long side."""
+def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], float]:
+    """Every card quadrilateral in the frame (frame pixels) and the typical card long side. With `split`
+    false, regions of touching cards are left alone (the felt model splits them on a smooth table)."""
     fh, fw = frame.shape[:2]
     scale = min(1.0, WORK_LONG / max(fh, fw))
     small = cv2.resize(frame, (round(fw * scale), round(fh * scale)), interpolation=cv2.INTER_AREA)
@@ -215,7 +216,8 @@ def find_cards(frame: np.ndarray) -> tuple[list[Found], float]:
     search = max(2.0, 2.5 / scale)
     found = [Found(quad=portrait(refine_quad(full, r[0] / scale, search)), fill=r[1], dark=r[2])
              for r in cards]
-    found += _split_groups(groups, [r[0] for r in cards], long, frame, small, scale)
+    if split:
+        found += _split_groups(groups, [r[0] for r in cards], long, frame, small, scale)
     return found, long / scale
 
 
@@ -399,11 +401,11 @@ def smooth_table_share(frame: np.ndarray) -> float:
     return float(keep.mean())
 
 
-def _felt_cards(frame: np.ndarray, found: list[Found]) -> list[Found]:
+def _felt_cards(frame: np.ndarray, found: list[Found], smooth: bool | None = None) -> list[Found]:
     """Merge in what the felt-model pipeline finds on a smooth table: it splits overlapping white-bordered
     cards (hole pairs) far better than outline cuts at work resolution, so a pile it splits replaces the
     level-cut cards on it; a lone card it finds is added only where the cuts found nothing."""
-    if smooth_table_share(frame) < FELT_SHARE:
+    if not (smooth_table_share(frame) >= FELT_SHARE if smooth is None else smooth):
         return found
     groups, _, _ = _locate(frame, VisionModel())
     out = list(found)
@@ -439,8 +441,11 @@ READS = ReadCache()  # one per process: the daemon runs one camera
 def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     """Every card in an uncalibrated frame, face up or down; the board is the row of face-up cards.
     Rank and suit are read only for cards new or changed since earlier frames (`reads`)."""
-    found, long = find_cards(frame)
-    found = _felt_cards(frame, found)
+    # On a smooth table the felt model splits piles of touching cards better than the level cuts do, and
+    # splitting is the costly stage: piles are split once, by the felt model.
+    smooth = smooth_table_share(frame) >= FELT_SHARE
+    found, long = find_cards(frame, split=not smooth)
+    found = _felt_cards(frame, found, smooth)
     cards = []
     for f in found:
         feats = face_features(frame, f.quad)
