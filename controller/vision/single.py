@@ -39,6 +39,7 @@ MAX_AREA = 0.4  # a card covers at most this share of the frame (close-ups)
 SAME = 0.5  # IoU above which two rectangles are the same card
 EDGE_MIN = 10.0  # colour step (grey levels) across three of a card's four sides; a level's cut through a
 # smooth shade of the table (a pool of light) has almost none
+PERSPECTIVE_GROWTH = 2.2  # a card near the lens may look this much larger (area) than the typical one
 _T = np.linspace(0.15, 0.85, 9, dtype=np.float32)
 
 
@@ -284,13 +285,21 @@ def _area(q: np.ndarray) -> float:
 def _pairs_apart(cards: list[_Rect]
                  ) -> tuple[list[_Rect], list[tuple[np.ndarray, bool]]]:
     """Rectangles much larger than the typical clean card (one of card aspect) are two cards squared up
-    on each other (a hole pair): they go to the splitter instead."""
-    clean = [_area(r[0]) for r in cards if 1.25 <= _aspect(r[0]) <= 1.65]
+    on each other (a hole pair): they go to the splitter instead. Not when the rectangle has the clean
+    cards' own shape and is at most PERSPECTIVE_GROWTH times their size: a card nearer the lens (a steep
+    phone photo) is larger, but two cards offset on each other change the outline's shape."""
+    clean = [r for r in cards if 1.25 <= _aspect(r[0]) <= 1.65]
     if len(clean) < 2:
         return cards, []
-    typical = float(np.median(clean))
-    keep = [r for r in cards if _area(r[0]) <= 1.3 * typical]
-    return keep, [(r[0], r[2]) for r in cards if _area(r[0]) > 1.3 * typical]
+    typical = float(np.median([_area(r[0]) for r in clean]))
+    shape = float(np.median([_aspect(r[0]) for r in clean]))
+
+    def one_card(r: _Rect) -> bool:
+        area = _area(r[0])
+        return area <= 1.3 * typical or (area <= PERSPECTIVE_GROWTH * typical
+                                         and abs(_aspect(r[0]) / shape - 1) < 0.1)
+
+    return [r for r in cards if one_card(r)], [(r[0], r[2]) for r in cards if not one_card(r)]
 
 
 def _aspect(q: np.ndarray) -> float:
@@ -352,6 +361,7 @@ class FaceFeatures:
     cell_min: float  # least printed of 3×4 centre cells (a back's pattern fills every cell)
     cell_max: float
     asym: float  # print in the index diagonal's corners (TL, BR) minus the other two: a face's index
+    corner: float  # print in the most printed corner (an index even when the quad is a little off)
     mirror: float  # correlation of the card with its left-right mirror image: backs are symmetric
 
 
@@ -379,7 +389,8 @@ def face_features(frame: np.ndarray, quad: np.ndarray) -> FaceFeatures:
     den = float(np.sqrt((g0 * g0).sum() * (m0 * m0).sum()))
     mirror = float((g0 * m0).sum()) / den if den > 1e-3 else 1.0
     return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()), cell_max=float(cells.max()),
-                        asym=float((tl + br - tr - bl) / 2), mirror=mirror)
+                        asym=float((tl + br - tr - bl) / 2), corner=float(max(tl, tr, bl, br)),
+                        mirror=mirror)
 
 
 FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
@@ -421,6 +432,8 @@ def _felt_cards(frame: np.ndarray, found: list[Found], smooth: bool | None = Non
 
 PLAIN = 0.04  # centre print below this: a plain back (or a blank region)
 FIELD = 0.9  # centre print above this in every cell: a field of colour or pattern inside the border
+CORNER_INDEX = 0.1  # print in one corner above this, with some print in the middle: a low card's face
+BLANK = 0.01  # middle print at most this: nothing printed there at all (a plain back)
 INDEX = 0.15  # print in the index corners beyond the other two corners: a face, whatever the centre
 
 
@@ -431,7 +444,10 @@ def is_face_up(f: FaceFeatures) -> bool:
     if f.asym > INDEX:
         return True
     if f.ink < PLAIN:
-        return False
+        # Little print in the middle: a plain back, or a low card (two or three pips) whose index the
+        # quad has half cut off. A plain back has no print in its corners either.
+        # Plain backs measured here (src1's black deck) print under 0.5 % of their middle.
+        return f.ink > BLANK and (f.corner > CORNER_INDEX or f.ink > 2.5 * BLANK)
     return not (f.ink > FIELD and f.cell_min > 0.75)
 
 

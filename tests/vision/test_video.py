@@ -82,7 +82,7 @@ def _rfid_before(picture: int) -> list[Event]:
 @pytest.fixture(scope="module")
 def video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, VirtualCamera]:
     state: dict[str, TableCards] = {"now": {}}
-    cam = VirtualCamera(lambda: state["now"], look=TableLook(felt="green"), size=SIZE, seed=11)
+    cam = VirtualCamera(lambda: state["now"], look=TableLook(felt="green"), size=SIZE, seed=11, vary=True)
     path = tmp_path_factory.mktemp("video") / "hand.avi"
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, SIZE)
     assert out.isOpened()
