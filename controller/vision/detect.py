@@ -120,7 +120,7 @@ class FeltFit:
     light it was fitted under (a fixed camera's frames differ little: the fit is reused while it holds)."""
 
     channel: int
-    cut: np.ndarray  # float32 work px: a pixel of the channel brighter than this is card
+    cut: np.ndarray  # uint8 work px: a pixel of the (blurred) channel brighter than this is card
     exp_bg: np.ndarray
     paper_gain: float
     light: np.ndarray  # mean B, G, R of the frame when fitted
@@ -140,7 +140,7 @@ class Layers:
     """The card mask of a work-size frame and what is needed to read paper-ness back from it lazily."""
 
     mask: np.ndarray  # uint8 255 where a card lies (holes filled)
-    image: np.ndarray  # the blurred work image (BGR uint8)
+    image: np.ndarray  # the blurred paper channel of the work image (uint8)
     exp_bg: np.ndarray | None  # exp(log background) + nothing, of the paper channel (work px), float32
     channel: int
     paper_gain: float  # exp(paper level) - 1: alpha is 1 on the cards' white
@@ -156,7 +156,7 @@ class Layers:
         xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if xb <= xa or yb <= ya:
             return out
-        img = self.image[ya:yb, xa:xb, self.channel].astype(np.float32) + 8.0
+        img = self.image[ya:yb, xa:xb].astype(np.float32) + 8.0
         out[ya - y0:yb - y0, xa - x0:xb - x0] = (img / self.exp_bg[ya:yb, xa:xb] - 1.0) / self.paper_gain
         return out
 
@@ -209,10 +209,10 @@ def card_layers(small: np.ndarray, prior: FeltFit | None = None) -> Layers:
     The fit and the background field are computed on samples and a coarse grid only; the cut itself is
     one comparison per pixel against a threshold image (speed: no per-pixel log or polynomial).
     """
+    light = _light(small)
+    if prior is not None and prior.holds(small, light):
+        return _cut(small, replace(prior, age=prior.age + 1))  # a video's next frame: only the cut
     img = cv2.GaussianBlur(small, (3, 3), 0)
-    light = _light(img)
-    if prior is not None and prior.holds(img, light):
-        return _cut(img, replace(prior, age=prior.age + 1))
     h, w = img.shape[:2]
     step, a, sa = _bases(h, w)
     vals = np.log(img[step // 2:h:step, step // 2:w:step].reshape(-1, 3).astype(np.float32) + 8.0)
@@ -227,7 +227,8 @@ def card_layers(small: np.ndarray, prior: FeltFit | None = None) -> Layers:
     best_paper = float(papers[c])
     empty = np.zeros((h, w), np.uint8)
     if best_paper < noise:
-        return Layers(mask=empty, image=img, exp_bg=None, channel=c, paper_gain=1.0)
+        return Layers(mask=empty, image=np.ascontiguousarray(img[:, :, c]), exp_bg=None, channel=c,
+                      paper_gain=1.0)
     # Card edges are blurred; cut them half-way between felt and paper (in linear terms), not at the noise
     # level, or neighbouring board cards merge. Whatever the border encloses is filled in afterwards.
     thr = max(noise, float(np.log(PAPER_CUT * np.exp(best_paper) + 1.0 - PAPER_CUT)))
@@ -239,20 +240,23 @@ def card_layers(small: np.ndarray, prior: FeltFit | None = None) -> Layers:
     coarse = np.exp(bg).astype(np.float32)
     exp_bg = cv2.resize(coarse, (cw * _COARSE, ch * _COARSE), interpolation=cv2.INTER_LINEAR)[:h, :w]
     cut = exp_bg * np.float32(np.exp(thr)) - 8.0
-    return _cut(img, FeltFit(channel=c, cut=cut, exp_bg=np.ascontiguousarray(exp_bg), light=light,
-                             paper_gain=max(float(np.exp(best_paper)) - 1.0, 1e-3)))
+    # The channel is whole grey levels: "brighter than cut" is "brighter than floor(cut)", compared in uint8.
+    cut8 = np.clip(np.floor(cut), 0, 255).astype(np.uint8)
+    return _cut(small, FeltFit(channel=c, cut=cut8, exp_bg=np.ascontiguousarray(exp_bg), light=light,
+                               paper_gain=max(float(np.exp(best_paper)) - 1.0, 1e-3)))
 
 
-def _cut(img: np.ndarray, fit: FeltFit) -> Layers:
-    """The card mask of a frame under a felt fit."""
-    mask = cv2.compare(img[:, :, fit.channel].astype(np.float32), fit.cut, cv2.CMP_GT)
+def _cut(small: np.ndarray, fit: FeltFit) -> Layers:
+    """The card mask of a frame under a felt fit (only the paper channel is blurred and compared)."""
+    chan = cv2.GaussianBlur(cv2.extractChannel(small, fit.channel), (3, 3), 0)
+    mask = cv2.compare(chan, fit.cut, cv2.CMP_GT)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # A back's thin white border may have a one-pixel break; closing would mend it but would also bridge
     # the narrow gaps between board cards. So only the large holes that closing encloses are added.
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     holes = _fill(closed) & ~closed
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    return Layers(mask=_fill(mask | holes), image=img, exp_bg=fit.exp_bg, channel=fit.channel,
+    return Layers(mask=_fill(mask | holes), image=chan, exp_bg=fit.exp_bg, channel=fit.channel,
                   paper_gain=fit.paper_gain, fit=fit)
 
 
