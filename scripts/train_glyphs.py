@@ -7,7 +7,8 @@ Hershey fonts, squeezed or widened, the project's suit shapes under it, light pa
 a dark deck with gold/silver print, then photo-like damage: rotation, shear, scale, a low camera resolution
 (down- and up-sampled), blur, noise, uneven light, JPEG. One sample in NONE_SHARE is no index at all (the
 other two corners of a rendered face: pips, a court's frame and picture; loose pips; a back's pattern),
-labelled "none", so a reader that tries every corner can tell an index from print that is not one. The
+labelled "none" for the rank head only, so a reader that tries every corner can tell an index from print
+that is not one. The
 same `extract` that reads real cards cuts the glyphs, so training sees what detection sees.
 
 Needs opencv + numpy, and Pillow for the TrueType fonts (the `train` extra: pip install -e '.[train]');
@@ -265,7 +266,10 @@ def main() -> None:
     scale = np.concatenate([xr, xs]).std(axis=0) + 1e-3
     norm = [(a - mean) / scale for a in (xr, xs, vr, vs)]
     rank_w = softmax_fit(norm[0], y[0], len(RANKS) + 1, args.seed)
-    suit_w = softmax_fit(norm[1], y[1], len(SUITS) + 1, args.seed)
+    # Only the rank decides "no index here": a loose pip in the suit's place is a perfect suit, and a suit
+    # head that learned "none" from such areas rejected real suits. The suit head sees real indices only.
+    idx = y[1] < len(SUITS)
+    suit_w = softmax_fit(norm[1][idx], y[1][idx], len(SUITS), args.seed)
     model = IndexModel(rank_w=rank_w, suit_w=suit_w, mean=mean.astype(np.float32),
                        scale=scale.astype(np.float32))
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -273,8 +277,9 @@ def main() -> None:
     print(f"{len(xr)} training / {len(vr)} held-out glyph pairs "
           f"(of {args.samples} + {args.samples // 5} drawn), "
           f"{time.perf_counter() - t0:.0f} s")
-    print(f"held-out accuracy: rank {accuracy(norm[2], vy[0], rank_w):.3f}, "
-          f"suit {accuracy(norm[3], vy[1], suit_w):.3f}")
+    vi = vy[1] < len(SUITS)
+    print(f"held-out accuracy: rank {accuracy(norm[2], vy[0], rank_w):.3f} (none included), "
+          f"suit {accuracy(norm[3][vi], vy[1][vi], suit_w):.3f}")
     print(f"{args.out}: {args.out.stat().st_size / 1024:.0f} KiB")
 
 

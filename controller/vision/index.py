@@ -199,8 +199,9 @@ class ReadCache:
 def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = None) -> str | None:
     """The card code read from its index corners, or None when no reading is confident.
 
-    All four corners are tried: the two index corners of a portrait card vote together, and the other
-    pair covers a card whose long side the photo shows shorter (stretched images, steep perspective).
+    The two index corners of a portrait card (0 and 2) vote together; when they give no confident code the
+    other pair is tried: it covers a card whose long side the photo shows shorter (stretched images, steep
+    perspective).
     """
     model = model or load_model()
     if model is None:
@@ -215,9 +216,9 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = No
             if g is None:
                 continue
             r, s = model.probs(g)
-            # The last class of a model trained with negatives is "no index here" (a pip, a court's
-            # picture): such a corner does not vote.
-            if len(r) > len(RANKS) and (int(np.argmax(r)) == len(RANKS) or int(np.argmax(s)) == len(SUITS)):
+            # The rank head's last class is "no index here" (a pip, a court's picture): such a corner
+            # does not vote.
+            if len(r) > len(RANKS) and int(np.argmax(r)) == len(RANKS):
                 continue
             r, s = r[:len(RANKS)], s[:len(SUITS)]
             rp += r / max(float(r.sum()), 1e-6)
@@ -229,6 +230,11 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = No
         sp /= seen
         conf = float(rp.max() * sp.max())
         code = RANKS[int(np.argmax(rp))] + SUITS[int(np.argmax(sp))]
+        if pair == (0, 2) and conf >= MIN_CONFIDENCE:
+            # The portrait order puts the index on corners 0 and 2: a confident read there stands. The
+            # other pair is only the fallback for a card whose long side the photo shows shorter (a
+            # court's frame and picture in those corners can look like a "7" over a club).
+            return code
         if best is None or conf > best[0]:
             best = (conf, code)
     return best[1] if best is not None and best[0] >= MIN_CONFIDENCE else None
