@@ -74,7 +74,7 @@ class VirtualCamera:
                  size: tuple[int, int] = (1296, 972), seed: int = 0, vary: bool = False) -> None:
         """`vary`: every frame gets its own light and noise, even of a still table (a harder video)."""
         self.look = look or TableLook()
-        self._vary = vary
+        self.vary = vary  # public: a test or tool may switch it
         self.size = size
         self._state = state
         self._rng = np.random.default_rng(seed)
@@ -88,10 +88,10 @@ class VirtualCamera:
         """What the camera sees now. A table that has not changed since the last frame gives the same
         picture (rendering is the simulator's costliest step, and a still table is what a camera sees)."""
         places = tuple(layout(self._state(), self.look.seats))
-        if self._last is not None and self._last[0] == places and not self._vary:
+        if self._last is not None and self._last[0] == places and not self.vary:
             return self._last[1]
         self._pictures += 1
-        if self._vary or self._pictures % self.LIGHT_FRAMES == 0:
+        if self.vary or self._pictures % self.LIGHT_FRAMES == 0:
             self._light = random_light(self._rng)
         image = render(self.look, places, self._light, self.size, seed=int(self._rng.integers(1 << 30)),
                        felt=self._felt).image
