@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 """Train the corner-index classifier (controller/vision/index.py) from rendered glyphs; reproducible.
 
-Every sample is an index area drawn from scratch: a rank in one of OpenCV's Hershey fonts (plain, bold,
-serif, italic), the project's suit shapes under it, light paper with red/black print or a dark deck with
-gold/silver print, then photo-like damage: rotation, shear, scale, a low camera resolution (down- and
-up-sampled), blur, noise, uneven light, JPEG. The same `extract` that reads real cards cuts the glyphs, so
-training sees what detection sees. Needs only opencv + numpy (the runtime dependencies).
+Every sample is an index area drawn from scratch: a rank in a TrueType font (DejaVu and Liberation, bold,
+regular and condensed: their heavy serif and sans figures look like real card indices) or one of OpenCV's
+Hershey fonts, squeezed or widened, the project's suit shapes under it, light paper with red/black print or
+a dark deck with gold/silver print, then photo-like damage: rotation, shear, scale, a low camera resolution
+(down- and up-sampled), blur, noise, uneven light, JPEG. One sample in NONE_SHARE is no index at all (the
+other two corners of a rendered face: pips, a court's frame and picture; loose pips; a back's pattern),
+labelled "none" for the rank head only, so a reader that tries every corner can tell an index from print
+that is not one. The
+same `extract` that reads real cards cuts the glyphs, so training sees what detection sees.
+
+Needs opencv + numpy, and Pillow for the TrueType fonts (the `train` extra: pip install -e '.[train]');
+without Pillow or the fonts it falls back to the Hershey fonts alone (and says so).
 
     PYTHONPATH=. python scripts/train_glyphs.py [--samples 12000] [--seed 1] [--out PATH]
 """
@@ -32,7 +39,48 @@ from controller.vision.index import (
     extract,
     features,
 )
-from controller.vision.render import draw_suit
+from controller.vision.render import BACK_PATTERNS, BackDesign, back_texture, draw_suit, face_texture
+
+NONE_SHARE = 0.12
+TTF_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
+TTF_NAMES = ("DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansCondensed-Bold.ttf",
+             "DejaVuSerifCondensed-Bold.ttf", "DejaVuSans.ttf", "DejaVuSerif.ttf",
+             "LiberationSans-Bold.ttf", "LiberationSerif-Bold.ttf", "LiberationSansNarrow-Bold.ttf",
+             "LiberationSans-Regular.ttf", "LiberationSerif-Regular.ttf")
+
+
+def ttf_fonts() -> list[Path]:
+    """The TrueType fonts found on this machine (Pillow needed to draw them)."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        return []
+    return [d / n for d in TTF_DIRS for n in TTF_NAMES if (d / n).exists()]
+
+
+def _ttf_mask(text: str, font: Path, height: float, width: float) -> np.ndarray:
+    """The text drawn white on black by Pillow, cropped to its ink and scaled to height × width px."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    f = ImageFont.truetype(str(font), 96)
+    box = f.getbbox(text)
+    im = Image.new("L", (box[2] - box[0] + 8, box[3] - box[1] + 8), 0)
+    ImageDraw.Draw(im).text((4 - box[0], 4 - box[1]), text, fill=255, font=f)
+    a = np.asarray(im)
+    ys, xs = np.nonzero(a > 20)
+    a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    return cv2.resize(a, (max(2, round(width)), max(2, round(height))), interpolation=cv2.INTER_AREA)
+
+
+def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, ink: tuple[int, int, int]) -> None:
+    h, w = mask.shape
+    ih, iw = img.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, iw), min(y + h, ih)
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = mask[y0 - y:y1 - y, x0 - x:x1 - x, None].astype(np.float32) / 255.0
+    region = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = (region * (1 - a) + np.float32(ink) * a).astype(np.uint8)
 
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
@@ -54,13 +102,15 @@ def _colours(rng: np.random.Generator, suit: str) -> tuple[tuple[int, int, int],
     return paper, ink  # type: ignore[return-value]
 
 
-def draw_index(rng: np.random.Generator, rank: str, suit: str) -> np.ndarray:
+def draw_index(rng: np.random.Generator, rank: str, suit: str, fonts: list[Path]) -> np.ndarray:
     """One index area at HI px/mm (ROI_MM size), rank above suit."""
     x0, y0, x1, y1 = ROI_MM
     w, h = round((x1 - x0) * HI), round((y1 - y0) * HI)
     paper, ink = _colours(rng, suit)
     img = np.full((h, w, 3), paper, np.uint8)
     text = "10" if rank == "T" else rank
+    if fonts and rng.random() < 0.7:
+        return _ttf_index(rng, img, text, suit, fonts[int(rng.integers(len(fonts)))], ink)
     font = int(rng.choice(FONTS)) | (cv2.FONT_ITALIC if rng.random() < 0.1 else 0)
     thick = int(rng.integers(1, 4)) * round(HI / 6)
     rank_h = rng.uniform(5.5, 10.5) * HI
@@ -77,6 +127,56 @@ def draw_index(rng: np.random.Generator, rank: str, suit: str) -> np.ndarray:
         pip = rng.uniform(8, 12) * HI
         draw_suit(img, suit, w + rng.uniform(0, 4) * HI, h - rng.uniform(0, 3) * HI, pip, ink)
     return img
+
+
+def _ttf_index(rng: np.random.Generator, img: np.ndarray, text: str, suit: str, font: Path,
+               ink: tuple[int, int, int]) -> np.ndarray:
+    """A TrueType rank (squeezed or widened, as decks print them) with the suit under it."""
+    h, w = img.shape[:2]
+    rank_h = rng.uniform(5.0, 10.0) * HI
+    aspect = {"10": 1.15, "Q": 0.8, "K": 0.75, "J": 0.55}.get(text, 0.65) * rng.uniform(0.7, 1.25)
+    mask = _ttf_mask(text, font, rank_h, min(rank_h * aspect, 11.5 * HI))
+    # Decks print thinner or heavier strokes than any one font: thin or thicken them.
+    k = round(rank_h * rng.uniform(0.0, 0.07))
+    if k >= 2:
+        op = cv2.erode if rng.random() < 0.6 else cv2.dilate
+        mask = op(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    cx = rng.uniform(4.5, 8.0) * HI
+    top = rng.uniform(1.0, 4.5) * HI
+    _stamp(img, mask, round(cx - mask.shape[1] / 2), round(top), ink)
+    size = rng.uniform(3.8, 7.5) * HI
+    sy = top + rank_h + rng.uniform(0.4, 2.2) * HI + size / 2
+    draw_suit(img, suit, cx + rng.uniform(-1, 1) * HI, sy, size, ink)
+    if rng.random() < 0.3:  # the top of a pip or a court's frame further down the card
+        draw_suit(img, suit, w + rng.uniform(0, 4) * HI, h - rng.uniform(0, 3) * HI, rng.uniform(8, 12) * HI,
+                  ink)
+    return img
+
+
+def draw_none(rng: np.random.Generator) -> np.ndarray:
+    """An area the size of an index that holds no index: a face's other corners, loose pips, a back."""
+    x0, y0, x1, y1 = ROI_MM
+    w, h = round((x1 - x0) * HI), round((y1 - y0) * HI)
+    kind = rng.random()
+    if kind < 0.6:  # the corners of a face without an index (TR, BL), read at the index's place
+        code = RANKS[int(rng.integers(len(RANKS)))] + SUITS[int(rng.integers(len(SUITS)))]
+        tex = face_texture(code, HI)[0]
+        tex = tex[:, ::-1] if rng.random() < 0.5 else tex[::-1]  # top-right or bottom-left, seen as top-left
+        off = rng.uniform(-1.5, 1.5, 2) * HI
+        m = np.float32([[1, 0, -(x0 * HI + off[0])], [0, 1, -(y0 * HI + off[1])]])
+        return cv2.warpAffine(np.ascontiguousarray(tex), m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    if kind < 0.85:  # loose pips of a card's middle
+        paper, ink = _colours(rng, "s" if rng.random() < 0.5 else "h")
+        img = np.full((h, w, 3), paper, np.uint8)
+        for _ in range(int(rng.integers(1, 4))):
+            draw_suit(img, SUITS[int(rng.integers(4))], rng.uniform(0, w), rng.uniform(0, h),
+                      rng.uniform(6, 12) * HI, ink)
+        return img
+    design = BackDesign(colour=str(rng.choice(["red", "blue", "black", "green"])),
+                        pattern=str(rng.choice(BACK_PATTERNS)))
+    tex = back_texture(design, HI)[0]
+    ys, xs = int(rng.integers(0, tex.shape[0] - h)), int(rng.integers(0, tex.shape[1] - w))
+    return np.ascontiguousarray(tex[ys:ys + h, xs:xs + w])
 
 
 def damage(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
@@ -102,19 +202,24 @@ def damage(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else out
 
 
-def dataset(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features of rank and suit glyphs and their labels for `n` drawn indices (unreadable ones skipped)."""
+def dataset(n: int, seed: int, fonts: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features of rank and suit glyphs and their labels for `n` drawn areas (unreadable ones skipped);
+    label len(RANKS) / len(SUITS) is "none" (no index there)."""
     rng = np.random.default_rng(seed)
     xr, xs, yr, ys = [], [], [], []
     for i in range(n):
-        rank, suit = RANKS[i % len(RANKS)], SUITS[(i // len(RANKS)) % len(SUITS)]
-        g = extract(damage(rng, draw_index(rng, rank, suit)))
+        if rng.random() < NONE_SHARE:
+            area, ri, si = draw_none(rng), len(RANKS), len(SUITS)
+        else:
+            rank, suit = RANKS[i % len(RANKS)], SUITS[(i // len(RANKS)) % len(SUITS)]
+            area, ri, si = draw_index(rng, rank, suit, fonts), RANKS.index(rank), SUITS.index(suit)
+        g = extract(damage(rng, area))
         if g is None:
             continue
         xr.append(features(g.rank))
         xs.append(features(g.suit))
-        yr.append(RANKS.index(rank))
-        ys.append(SUITS.index(suit))
+        yr.append(ri)
+        ys.append(si)
     return np.array(xr), np.array(xs), np.array([yr, ys])
 
 
@@ -153,13 +258,18 @@ def main() -> None:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     t0 = time.perf_counter()
-    xr, xs, y = dataset(args.samples, args.seed)
-    vr, vs, vy = dataset(args.samples // 5, args.seed + 1000)  # held-out draws, never trained on
+    fonts = ttf_fonts()
+    print(f"{len(fonts)} TrueType fonts" if fonts else "no Pillow or no TrueType fonts: Hershey fonts only")
+    xr, xs, y = dataset(args.samples, args.seed, fonts)
+    vr, vs, vy = dataset(args.samples // 5, args.seed + 1000, fonts)  # held-out draws, never trained on
     mean = np.concatenate([xr, xs]).mean(axis=0)
     scale = np.concatenate([xr, xs]).std(axis=0) + 1e-3
     norm = [(a - mean) / scale for a in (xr, xs, vr, vs)]
-    rank_w = softmax_fit(norm[0], y[0], len(RANKS), args.seed)
-    suit_w = softmax_fit(norm[1], y[1], len(SUITS), args.seed)
+    rank_w = softmax_fit(norm[0], y[0], len(RANKS) + 1, args.seed)
+    # Only the rank decides "no index here": a loose pip in the suit's place is a perfect suit, and a suit
+    # head that learned "none" from such areas rejected real suits. The suit head sees real indices only.
+    idx = y[1] < len(SUITS)
+    suit_w = softmax_fit(norm[1][idx], y[1][idx], len(SUITS), args.seed)
     model = IndexModel(rank_w=rank_w, suit_w=suit_w, mean=mean.astype(np.float32),
                        scale=scale.astype(np.float32))
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -167,8 +277,9 @@ def main() -> None:
     print(f"{len(xr)} training / {len(vr)} held-out glyph pairs "
           f"(of {args.samples} + {args.samples // 5} drawn), "
           f"{time.perf_counter() - t0:.0f} s")
-    print(f"held-out accuracy: rank {accuracy(norm[2], vy[0], rank_w):.3f}, "
-          f"suit {accuracy(norm[3], vy[1], suit_w):.3f}")
+    vi = vy[1] < len(SUITS)
+    print(f"held-out accuracy: rank {accuracy(norm[2], vy[0], rank_w):.3f} (none included), "
+          f"suit {accuracy(norm[3][vi], vy[1][vi], suit_w):.3f}")
     print(f"{args.out}: {args.out.stat().st_size / 1024:.0f} KiB")
 
 

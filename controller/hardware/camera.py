@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from controller.backoff import backoff_delays
 from controller.hardware.base import Clock, Emit
 from controller.vision.capture import CaptureError, FrameReader, open_reader
 from controller.vision.config import CameraConfig
-from controller.vision.detect import Detection, VisionModel, detect
+from controller.vision.detect import Detection, SceneMemory, VisionModel, detect, update_reference
 from controller.vision.events import Debouncer, views
 
 
@@ -52,8 +52,11 @@ class CameraSource:
         self._on_health = on_health
         self._backoff = backoff
         self._ok: bool | None = None
+        # Consecutive frames of one fixed camera: unchanged clusters of cards are not found again.
+        self._memory = SceneMemory()
         self._stats: dict[str, Any] = {"state": "starting", "fault": None, "frames": 0, "events": 0,
-                                       "detect_ms": 0.0, "reopens": 0, "last_frame_t": None}
+                                       "detect_ms": 0.0, "reopens": 0, "last_frame_t": None,
+                                       "reference_updates": 0}
 
     @classmethod
     def from_config(cls, cfg: CameraConfig, *, clock: Clock = time.monotonic,
@@ -63,6 +66,11 @@ class CameraSource:
 
     def statistics(self) -> dict[str, Any]:
         return dict(self._stats)
+
+    @property
+    def model(self) -> VisionModel:
+        """The calibration in use; its empty-table reference follows the room's light (see `_grab`)."""
+        return self._model
 
     async def run(self, emit: Emit) -> None:
         delays = backoff_delays(*self._backoff)
@@ -107,10 +115,18 @@ class CameraSource:
         frame = reader.read()
         if frame is None:
             return None
+        frame = np.ascontiguousarray(frame)
         t0 = time.perf_counter()
-        det = detect(np.ascontiguousarray(frame), self._model)
+        det = detect(frame, self._model, self._memory)
         ms = (time.perf_counter() - t0) * 1000
         self._stats["detect_ms"] = round(0.8 * self._stats["detect_ms"] + 0.2 * ms, 2)
+        ref = self._model.reference
+        if ref is not None and not det.cards:
+            # The empty table is learned once at calibration; daylight and lamps drift after that. A frame
+            # with no card in it is blended in slowly (REFERENCE_RATE), so a card that is briefly missed
+            # (or a hand passing) cannot be learned as table.
+            self._model = replace(self._model, reference=update_reference(ref, frame, []))
+            self._stats["reference_updates"] += 1
         return det
 
     def _health(self, ok: bool, message: str) -> None:

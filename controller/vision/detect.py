@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -110,72 +111,191 @@ def _poly_basis(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 
 
 def card_mask(small: np.ndarray) -> np.ndarray:
-    return card_layers(small)[0]
+    return card_layers(small).mask
 
 
-def card_layers(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels that differ from the felt, after dividing out a smooth lighting field.
+@dataclass(frozen=True, slots=True)
+class FeltFit:
+    """A felt fit reduced to what cutting a frame needs: the paper channel, the per-pixel cut, and the
+    light it was fitted under (a fixed camera's frames differ little: the fit is reused while it holds)."""
 
-    Felt is the majority of the frame, so a robust quadratic fit of log-colour per channel models the felt
-    under any light gradient or vignette; cards (white borders) are outliers in at least one channel.
-    """
-    f = np.log(cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32) + 8.0)
-    h, w = f.shape[:2]
-    step = max(4, w // 80)
+    channel: int
+    cut: np.ndarray  # uint8 work px: a pixel of the (blurred) channel brighter than this is card
+    exp_bg: np.ndarray
+    paper_gain: float
+    light: np.ndarray  # mean B, G, R of the frame when fitted
+    age: int = 0  # frames it has been reused for
+
+    def holds(self, img: np.ndarray, light: np.ndarray) -> bool:
+        """Same frame size and the same light within 3 % per channel, for at most FIT_REUSE frames."""
+        return (self.cut.shape == img.shape[:2] and self.age < FIT_REUSE
+                and bool(np.all(np.abs(light - self.light) <= 0.03 * np.maximum(self.light, 8.0))))
+
+
+FIT_REUSE = 25  # a video refits the felt at least this often even when the light holds
+
+
+@dataclass(slots=True)
+class Layers:
+    """The card mask of a work-size frame and what is needed to read paper-ness back from it lazily."""
+
+    mask: np.ndarray  # uint8 255 where a card lies (holes filled)
+    image: np.ndarray  # the blurred paper channel of the work image (uint8)
+    exp_bg: np.ndarray | None  # exp(log background) + nothing, of the paper channel (work px), float32
+    channel: int
+    paper_gain: float  # exp(paper level) - 1: alpha is 1 on the cards' white
+    fit: FeltFit | None = None  # the fit this mask was cut with (reused for the next frames of a video)
+
+    def alpha(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """Paper-ness (0 on felt, 1 on the cards' white) of a box, computed only where asked (it is only
+        needed for clusters with a face-down card)."""
+        h, w = self.mask.shape
+        out = np.zeros((y1 - y0, x1 - x0), np.float32)
+        if self.exp_bg is None:
+            return out
+        xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if xb <= xa or yb <= ya:
+            return out
+        img = self.image[ya:yb, xa:xb].astype(np.float32) + 8.0
+        out[ya - y0:yb - y0, xa - x0:xb - x0] = (img / self.exp_bg[ya:yb, xa:xb] - 1.0) / self.paper_gain
+        return out
+
+
+_SAMPLE = 4  # every this many pixels in x and y, the residuals whose top quantile is the cards' white
+
+
+@functools.lru_cache(maxsize=4)
+def _bases(h: int, w: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """Quadratic bases of the fit's grid and of the quantile sample for a frame size (the same every frame
+    of a camera, so made once)."""
+    step = max(4, w // 48)  # ~1,500 grid points: plenty for six coefficients per channel
     gy, gx = np.mgrid[step // 2:h:step, step // 2:w:step]
-    a = _poly_basis((gx / w - 0.5).ravel(), (gy / h - 0.5).ravel())
-    vals = f[gy, gx].reshape(-1, 3)
+    sy, sx = np.mgrid[1:h:_SAMPLE, 1:w:_SAMPLE]
+    grid = _poly_basis((gx / w - 0.5).ravel(), (gy / h - 0.5).ravel()).astype(np.float32)
+    sample = _poly_basis((sx / w - 0.5).ravel(), (sy / h - 0.5).ravel()).astype(np.float32)
+    return step, grid, sample
+
+
+_COARSE = 8  # the smooth background is evaluated on a grid this many times coarser, then interpolated
+
+
+def _fit_felt(f: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, float]:
+    """Robust least squares of log colour samples (N×3) on the quadratic basis `a` (N×6): felt is the
+    majority, cards the outliers. Returns (coefficients 6×3, noise sigma)."""
     keep = np.ones(len(a), bool)
     sigma = 0.05
+    coef = np.zeros((6, 3), np.float64)
     for _ in range(5):
         ak = a[keep]
-        coef = np.linalg.solve(ak.T @ ak + 1e-6 * np.eye(6), ak.T @ vals[keep])  # 6×6 normal equations
-        res = np.abs(vals - a @ coef).max(axis=1)
+        coef = np.linalg.solve(ak.T @ ak + 1e-6 * np.eye(6), ak.T @ f[keep])  # 6×6 normal equations
+        res = np.abs(f - a @ coef).max(axis=1)
         sigma = max(float(np.median(res[keep])) * 1.4826, 0.01)
         new_keep = res < max(4 * sigma, 0.06)
         if new_keep.sum() < 12 or (new_keep == keep).all():
             break
         keep = new_keep
-    xs = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
-    ys = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
+    return coef, sigma
+
+
+def _light(img: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.mean(img[::8, ::8])[:3], np.float32)
+
+
+def card_layers(small: np.ndarray, prior: FeltFit | None = None) -> Layers:
+    """Pixels that differ from the felt, after dividing out a smooth lighting field.
+
+    Felt is the majority of the frame, so a robust quadratic fit of log-colour per channel models the felt
+    under any light gradient or vignette; cards (white borders) are outliers in at least one channel.
+    The fit and the background field are computed on samples and a coarse grid only; the cut itself is
+    one comparison per pixel against a threshold image (speed: no per-pixel log or polynomial).
+    """
+    light = _light(small)
+    if prior is not None and prior.holds(small, light):
+        return _cut(small, replace(prior, age=prior.age + 1))  # a video's next frame: only the cut
+    img = cv2.GaussianBlur(small, (3, 3), 0)
+    h, w = img.shape[:2]
+    step, a, sa = _bases(h, w)
+    vals = np.log(img[step // 2:h:step, step // 2:w:step].reshape(-1, 3).astype(np.float32) + 8.0)
+    coef, sigma = _fit_felt(vals, a)
     noise = float(np.clip(5 * sigma, 0.12, 0.45))
-    best: np.ndarray | None = None
-    best_paper = 0.0
-    for c in range(3):
-        k = coef[:, c]
-        bg = k[0] + k[1] * xs + k[2] * ys + k[3] * xs * xs + k[4] * xs * ys + k[5] * ys * ys
-        d = f[:, :, c] - bg
-        paper = quantile(d[::2, ::2], 0.995)  # the cards' white border is the brightest thing in any channel
-        if paper > best_paper:
-            best, best_paper = d, paper
-    if best is None or best_paper < noise:
-        return np.zeros((h, w), np.uint8), np.zeros((h, w), np.float32)
+    # The cards' white border is the brightest thing in any channel: its level above the felt (0.995
+    # quantile of the residual on a sample) picks the channel and sets the cut.
+    res = np.log(img[1:h:_SAMPLE, 1:w:_SAMPLE].reshape(-1, 3).astype(np.float32) + 8.0) - sa @ coef
+    k = min(len(res) - 1, round(0.995 * (len(res) - 1)))
+    papers = np.partition(res, k, axis=0)[k]
+    c = int(np.argmax(papers))
+    best_paper = float(papers[c])
+    empty = np.zeros((h, w), np.uint8)
+    if best_paper < noise:
+        return Layers(mask=empty, image=np.ascontiguousarray(img[:, :, c]), exp_bg=None, channel=c,
+                      paper_gain=1.0)
     # Card edges are blurred; cut them half-way between felt and paper (in linear terms), not at the noise
     # level, or neighbouring board cards merge. Whatever the border encloses is filled in afterwards.
     thr = max(noise, float(np.log(PAPER_CUT * np.exp(best_paper) + 1.0 - PAPER_CUT)))
-    mask = (best > thr).astype(np.uint8) * 255
+    cw, ch = max(2, -(-w // _COARSE)), max(2, -(-h // _COARSE))
+    xs = ((np.arange(cw, dtype=np.float32) * _COARSE + (_COARSE - 1) / 2) / w - 0.5)[None, :]
+    ys = ((np.arange(ch, dtype=np.float32) * _COARSE + (_COARSE - 1) / 2) / h - 0.5)[:, None]
+    kc = coef[:, c].astype(np.float32)
+    bg = kc[0] + kc[1] * xs + kc[2] * ys + kc[3] * xs * xs + kc[4] * xs * ys + kc[5] * ys * ys
+    coarse = np.exp(bg).astype(np.float32)
+    exp_bg = cv2.resize(coarse, (cw * _COARSE, ch * _COARSE), interpolation=cv2.INTER_LINEAR)[:h, :w]
+    cut = exp_bg * np.float32(np.exp(thr)) - 8.0
+    # The channel is whole grey levels: "brighter than cut" is "brighter than floor(cut)", compared in uint8.
+    cut8 = np.clip(np.floor(cut), 0, 255).astype(np.uint8)
+    return _cut(small, FeltFit(channel=c, cut=cut8, exp_bg=np.ascontiguousarray(exp_bg), light=light,
+                               paper_gain=max(float(np.exp(best_paper)) - 1.0, 1e-3)))
+
+
+def _cut(small: np.ndarray, fit: FeltFit) -> Layers:
+    """The card mask of a frame under a felt fit (only the paper channel is blurred and compared)."""
+    chan = cv2.GaussianBlur(cv2.extractChannel(small, fit.channel), (3, 3), 0)
+    mask = cv2.compare(chan, fit.cut, cv2.CMP_GT)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     # A back's thin white border may have a one-pixel break; closing would mend it but would also bridge
     # the narrow gaps between board cards. So only the large holes that closing encloses are added.
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     holes = _fill(closed) & ~closed
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    # Paper-ness per pixel: 0 on felt, 1 on the cards' white (linear in the most contrasting channel).
-    alpha = (np.exp(best) - 1.0) / max(float(np.exp(best_paper)) - 1.0, 1e-3)
-    return _fill(mask | holes), alpha.astype(np.float32)
+    return Layers(mask=_fill(mask | holes), image=chan, exp_bg=fit.exp_bg, channel=fit.channel,
+                  paper_gain=fit.paper_gain, fit=fit)
 
 
 def reference_mask(small: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Pixels that differ from the empty table, after one gain per channel (the room's light drifts):
-    works on any table surface, light wood and white cloth included, and at the table's edge."""
+    works on any table surface, light wood and white cloth included, and at the table's edge.
+
+    |log(cur + 8) - log(ref + 8) - gain| > cut is tested as two linear bounds per channel around the
+    reference (made once per reference and size), so no per-pixel logarithm is taken."""
     h, w = small.shape[:2]
-    ref = np.log(cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) + 8.0)
-    cur = np.log(cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32) + 8.0)
-    d = cur - ref
-    d -= np.median(d[::4, ::4].reshape(-1, 3), axis=0)  # global gain per channel
-    mask = (np.abs(d).max(axis=2) > REFERENCE_CUT).astype(np.uint8) * 255
+    ref = _linear_ref(reference, w, h)  # reference + 8, float32, work size
+    cur = cv2.GaussianBlur(small, (3, 3), 0)
+    sample = cur[::4, ::4].reshape(-1, 3).astype(np.float32) + 8.0
+    gain = np.median(np.log(sample) - np.log(ref[::4, ::4].reshape(-1, 3)), axis=0)  # global, per channel
+    curf = cur.astype(np.float32) + 8.0
+    mask = np.zeros((h, w), np.uint8)
+    for c in range(3):
+        lo = ref[:, :, c] * np.float32(np.exp(gain[c] - REFERENCE_CUT))
+        hi = ref[:, :, c] * np.float32(np.exp(gain[c] + REFERENCE_CUT))
+        ch = curf[:, :, c]
+        mask |= cv2.compare(ch, hi, cv2.CMP_GT) | cv2.compare(ch, lo, cv2.CMP_LT)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return _fill(mask)
+
+
+_REF_CACHE: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _linear_ref(reference: np.ndarray, w: int, h: int) -> np.ndarray:
+    """The reference scaled to the work size, plus 8 (the log offset), kept while the reference object is
+    the same (update_reference makes a new one)."""
+    key = (id(reference), w, h)
+    hit = _REF_CACHE.get(key)
+    if hit is not None and hit[0] is reference:
+        return hit[1]
+    val = cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) + 8.0
+    _REF_CACHE.clear()
+    _REF_CACHE[key] = (reference, val)
+    return val
 
 
 def learn_reference(frame: np.ndarray) -> np.ndarray:
@@ -591,6 +711,29 @@ class _Interior:
             total += max(0.0, min(1.0, (p - 0.12) / 0.1, (0.45 - p) / 0.1))  # python: np.clip is slow here
         return total
 
+    def impurity_with_each(self, base: list[int]) -> np.ndarray:
+        """impurity(base + [i]) for every proposal i at once (0 for i already in base)."""
+        n, npts = self.paper.shape
+        paper = self.paper.astype(np.float32)
+        total = np.zeros(n, np.float32)
+        # The new card i: its own part is what no card of the base covers.
+        own_new = ~np.logical_or.reduce(self.inside[base], axis=0) if base else np.ones((n, npts), bool)
+        total += self._impure(own_new.sum(axis=1), (own_new * paper).sum(axis=1))
+        # Each base card j: its own part shrinks by what i covers of it.
+        for j in base:
+            rest = [k for k in base if k != j]
+            own_j = ~np.logical_or.reduce(self.inside[rest, j]) if rest else np.ones(npts, bool)
+            own = own_j[None, :] & ~self.inside[:, j, :]  # n×P: own part of j once i is added
+            total += self._impure(own.sum(axis=1), own.astype(np.float32) @ paper[j])
+        total[base] = 0.0
+        return total
+
+    @staticmethod
+    def _impure(count: np.ndarray, papers: np.ndarray) -> np.ndarray:
+        p = papers / np.maximum(count, 1)
+        v = np.clip(np.minimum((p - 0.12) / 0.1, (0.45 - p) / 0.1), 0.0, 1.0)
+        return np.where(count < 8, 0.0, v).astype(np.float32)
+
 
 class _SetScore:
     """Scores of proposal sets: IoU of their union with the blob, plus outline explained, minus a cost per
@@ -621,8 +764,7 @@ class _SetScore:
         union = float((u | self.target).sum()) + self.masks @ (~(u | self.target)).astype(np.float32)
         expl = float(eu.sum()) + self.fexplains @ (~eu).astype(np.float32)
         base_score = inter / union + 0.15 * expl / self.explains.shape[1] - 0.04 * (len(base) + 1)
-        impure = np.array([self.interior.impurity([*base, i]) if i not in base else 0.0
-                           for i in range(self.n)])
+        impure = self.interior.impurity_with_each(base)
         inner = float(self.inner[base].sum()) + self.inner
         return np.asarray(base_score - IMPURITY_COST * impure + INNER_EDGE_GAIN * inner)
 
@@ -805,30 +947,69 @@ class _Group:
     alpha: np.ndarray  # paper-ness of the blob's box (work pixels)
 
 
-def _locate(frame: np.ndarray, model: VisionModel) -> tuple[list[_Group], float, float]:
+@dataclass(slots=True)
+class _Scene:
+    """One frame at work resolution: the card mask, its blobs and the card size; the felt layers (with a
+    reference) and the full-resolution min-channel image are made only when needed (a steady table needs
+    neither)."""
+
+    frame: np.ndarray
+    small: np.ndarray
+    blobs: list[_Blob]
+    long: float  # card long side, work pixels
+    scale: float  # work / frame
+    _layers: Layers | None = None
+    _minch: np.ndarray | None = None
+
+    @property
+    def layers(self) -> Layers:
+        if self._layers is None:
+            self._layers = card_layers(self.small)
+        return self._layers
+
+    def minch(self) -> np.ndarray:
+        if self._minch is None:
+            self._minch = min_channel(self.frame)
+        return self._minch
+
+    def quads(self, blob: _Blob) -> list[np.ndarray]:
+        """The cards of one blob, frame pixels, portrait order."""
+        return [portrait(q / self.scale) for q in _split(blob, self.long, self.minch(), self.scale)]
+
+    def alpha(self, blob: _Blob) -> np.ndarray:
+        x, y = blob.origin
+        h, w = blob.filled.shape
+        return self.layers.alpha(x, y, x + w, y + h)
+
+
+def _scene(frame: np.ndarray, model: VisionModel, memory: SceneMemory | None = None) -> _Scene:
     fh, fw = frame.shape[:2]
     scale = min(1.0, WORK_WIDTH / fw)
     small = cv2.resize(frame, (round(fw * scale), round(fh * scale)), interpolation=cv2.INTER_AREA) \
         if scale < 1 else frame
-    mask, alpha = card_layers(small)
+    layers = None
     if model.reference is not None:
         mask = reference_mask(small, model.reference)
-    minch = min_channel(frame)
+    else:
+        layers = card_layers(small, memory.fit if memory is not None else None)
+        mask = layers.mask
+        if memory is not None:
+            memory.fit = layers.fit
     known = model.card_long_at((fw, fh))
     guess = (known if known is not None else FALLBACK_LONG * fh) * scale
     blobs = _blobs(mask, 0.25 * guess * guess / CARD_ASPECT)
     long = guess if known is not None else estimate_card_long(blobs, guess)
+    return _Scene(frame=frame, small=small, blobs=blobs, long=long, scale=scale, _layers=layers)
+
+
+def _locate(frame: np.ndarray, model: VisionModel) -> tuple[list[_Group], float, float]:
+    sc = _scene(frame, model)
     groups = []
-    for blob in blobs:
-        quads = _split(blob, long, minch, scale)
+    for blob in sc.blobs:
+        quads = sc.quads(blob)
         if quads:
-            x, y = blob.origin
-            h, w = blob.filled.shape
-            roi = np.zeros((h, w), np.float32)
-            sub = alpha[max(y, 0):y + h, max(x, 0):x + w]
-            roi[max(-y, 0):max(-y, 0) + sub.shape[0], max(-x, 0):max(-x, 0) + sub.shape[1]] = sub
-            groups.append(_Group(quads=[portrait(q / scale) for q in quads], blob=blob, alpha=roi))
-    return groups, long / scale, scale
+            groups.append(_Group(quads=quads, blob=blob, alpha=sc.alpha(blob)))
+    return groups, sc.long / sc.scale, sc.scale
 
 
 def locate_cards(frame: np.ndarray, model: VisionModel | None = None) -> tuple[list[list[np.ndarray]], float]:
@@ -858,46 +1039,115 @@ def _uncovered_face(group: _Group, downs: list[np.ndarray], ups: list[np.ndarray
     return np.asarray(cv2.boxPoints(cv2.minAreaRect(pts)), np.float32) / scale
 
 
-def detect(frame: np.ndarray, model: VisionModel | None = None) -> Detection:
-    """Every card in the frame: polygon, face up/down, zone, and rank/suit when glyphs are learned."""
+class SceneMemory:
+    """The cards of each cluster (blob) of the previous frame, so a steady table costs only the mask.
+
+    A fixed camera sees the same cards frame after frame; a cluster whose outline moved less than `MOVE`
+    work pixels, whose filled shape differs in less than `SHAPE` of its area and whose grey thumbnail
+    (normalised by its mean, so the room's light may drift) changed by less than `CHANGE` keeps last
+    frame's cards, faces and codes. A card turned, added, taken or moved changes one of the three.
+    """
+
+    MOVE, SHAPE, CHANGE, THUMB = 1, 0.02, 0.05, (12, 12)
+
+    def __init__(self) -> None:
+        self._items: list[tuple[_Blob, np.ndarray, tuple[DetectedCard, ...]]] = []
+        self.fit: FeltFit | None = None
+        self.hits = self.misses = 0
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.fit = None
+
+    def thumb(self, image: np.ndarray, blob: _Blob) -> np.ndarray:
+        x, y = max(blob.origin[0], 0), max(blob.origin[1], 0)
+        h, w = blob.filled.shape
+        crop = cv2.cvtColor(image[y:y + h, x:x + w], cv2.COLOR_BGR2GRAY)
+        t = cv2.resize(crop, self.THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
+        return t / max(float(t.mean()), 1.0)
+
+    def recall(self, blob: _Blob, thumb: np.ndarray) -> tuple[DetectedCard, ...] | None:
+        for old, othumb, cards in self._items:
+            moved = max(abs(old.origin[0] - blob.origin[0]), abs(old.origin[1] - blob.origin[1]))
+            if moved > self.MOVE or old.filled.shape != blob.filled.shape:
+                continue
+            if float(np.count_nonzero(old.filled != blob.filled)) > self.SHAPE * blob.area:
+                continue
+            if float(np.abs(othumb - thumb).mean()) < self.CHANGE:
+                self.hits += 1
+                return cards
+        self.misses += 1
+        return None
+
+    def keep(self, items: list[tuple[_Blob, np.ndarray, tuple[DetectedCard, ...]]]) -> None:
+        """The clusters of the frame just done replace the previous frame's."""
+        self._items = items
+
+
+def detect(frame: np.ndarray, model: VisionModel | None = None,
+           memory: SceneMemory | None = None) -> Detection:
+    """Every card in the frame: polygon, face up/down, zone, and rank/suit when glyphs are learned.
+    `memory` (a video: consecutive frames of one fixed camera) lets unchanged clusters of cards be reused."""
     model = model or VisionModel()
     if model.uncalibrated():
         # Imported here: the single-frame finder builds on this module's outline splitting.
         from controller.vision.single import detect_single
 
         return detect_single(frame)
-    return detect_on_felt(frame, model)
+    return detect_on_felt(frame, model, memory)
 
 
-def detect_on_felt(frame: np.ndarray, model: VisionModel) -> Detection:
-    """The felt-model pipeline: cards are what a smooth background fit of the table does not explain."""
+def detect_on_felt(frame: np.ndarray, model: VisionModel, memory: SceneMemory | None = None) -> Detection:
+    """The felt-model pipeline: cards are what a smooth background fit of the table (or the empty-table
+    reference) does not explain."""
     fh, fw = frame.shape[:2]
     zones = model.scaled_zones((fw, fh))
-    groups, long, scale = _locate(frame, model)
+    sc = _scene(frame, model, memory)
     out: list[DetectedCard] = []
-    for g in groups:
-        quads = g.quads
-        downs, ups = [], []
-        stats = [face_stats(frame, q, quads[:i] + quads[i + 1:]) for i, q in enumerate(quads)]
-        if all(st[2] < MIN_VISIBLE for st in stats):
-            # Proposals covering each other entirely: there is still a card; judge the best one alone.
-            best = int(np.argmax([st[2] for st in stats]))
-            quads, stats = [quads[best]], [face_stats(frame, quads[best], [])]
-        for i, q in enumerate(quads):
-            others = quads[:i] + quads[i + 1:]
-            paper, hist, vis = stats[i]
-            if vis < MIN_VISIBLE:
-                continue  # a sliver: a duplicate hypothesis or a buried card, nothing to classify
-            up = is_face_up(paper, hist, model.back)
-            (ups if up else downs).append(q)
-            code = _read(frame, q, others, model) if up else None
-            out.append(DetectedCard(polygon=q, face_up=up, paper=paper, card=code,
-                                    zone=_zone_of(q, zones)))
-        band = _uncovered_face(g, downs, ups, scale, long) if downs else None
+    seen: list[tuple[_Blob, np.ndarray, tuple[DetectedCard, ...]]] = []
+    for blob in sc.blobs:
+        thumb = memory.thumb(sc.small, blob) if memory is not None else None
+        cards = memory.recall(blob, thumb) if memory is not None and thumb is not None else None
+        if cards is None:
+            quads = sc.quads(blob)
+            cards = _group_cards(frame, _Group(quads=quads, blob=blob, alpha=np.zeros((0, 0), np.float32)),
+                                 sc, model, zones) if quads else ()
+        if thumb is not None:
+            seen.append((blob, thumb, cards))
+        out.extend(cards)
+    if memory is not None:
+        memory.keep(seen)
+    return Detection(cards=tuple(out), card_long_px=sc.long / sc.scale)
+
+
+def _group_cards(frame: np.ndarray, g: _Group, sc: _Scene, model: VisionModel,
+                 zones: Mapping[str, np.ndarray], read: bool = True) -> tuple[DetectedCard, ...]:
+    """Face, code (unless `read` is false) and zone of each card of one cluster, and a face hidden all but
+    a band under them."""
+    quads = g.quads
+    out: list[DetectedCard] = []
+    downs, ups = [], []
+    stats = [face_stats(frame, q, quads[:i] + quads[i + 1:]) for i, q in enumerate(quads)]
+    if all(st[2] < MIN_VISIBLE for st in stats):
+        # Proposals covering each other entirely: there is still a card; judge the best one alone.
+        best = int(np.argmax([st[2] for st in stats]))
+        quads, stats = [quads[best]], [face_stats(frame, quads[best], [])]
+    for i, q in enumerate(quads):
+        others = quads[:i] + quads[i + 1:]
+        paper, hist, vis = stats[i]
+        if vis < MIN_VISIBLE:
+            continue  # a sliver: a duplicate hypothesis or a buried card, nothing to classify
+        up = is_face_up(paper, hist, model.back)
+        (ups if up else downs).append(q)
+        code = _read(frame, q, others, model) if up and read else None
+        out.append(DetectedCard(polygon=q, face_up=up, paper=paper, card=code, zone=_zone_of(q, zones)))
+    if downs:
+        g.alpha = sc.alpha(g.blob)
+        band = _uncovered_face(g, downs, ups, sc.scale, sc.long / sc.scale)
         if band is not None:
             out.append(DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
                                     zone=_zone_of(band, zones)))
-    return Detection(cards=tuple(out), card_long_px=long)
+    return tuple(out)
 
 
 def _read(frame: np.ndarray, quad: np.ndarray, others: list[np.ndarray], model: VisionModel) -> str | None:

@@ -44,8 +44,17 @@ def index_roi(frame: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
     return cv2.warpPerspective(frame, shift @ hom, (round(x1 - x0), round(y1 - y0)), flags=cv2.INTER_LINEAR)
 
 
+INDEX_COLUMN = 0.72  # print whose centre lies right of this share of the area's width is a pip or a frame
+MAX_GAP_SPLIT = (0.35, 0.7)  # where rank and suit touching in one run of rows are cut (share of its height)
+
+
 def extract(roi: np.ndarray) -> IndexGlyphs | None:
-    """Rank and suit bitmaps from an index area (BGR), or None when no index shows there."""
+    """Rank and suit bitmaps from an index area (BGR), or None when no index shows there.
+
+    Print is what differs from the area's own (paper) colour. The index is the print in the left column
+    (pips and a court's frame lie further right); its rows of ink form the rank on top and the suit under
+    it, separated by the first empty row, or, where blur joins them, at the thinnest row between.
+    """
     px = roi.reshape(-1, 3).astype(np.int16)
     paper = np.median(px, axis=0).astype(np.int16)  # the index area is mostly the card's own colour
     dist = np.abs(roi.astype(np.int16) - paper).max(axis=2).astype(np.float32)
@@ -53,32 +62,49 @@ def extract(roi: np.ndarray) -> IndexGlyphs | None:
     if top < INK_MIN:
         return None
     ink = (dist > max(INK_MIN * 0.75, 0.4 * top)).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     h, w = ink.shape
     min_area = 0.004 * w * h
-    comps = [(i, *stats[i]) for i in range(1, n)
-             if stats[i][4] >= min_area and stats[i][0] > 0 and stats[i][1] > 0
-             and stats[i][0] + stats[i][2] < w and stats[i][3] < 0.6 * h]  # the suit may run off the bottom
-    if len(comps) < 2:
+    keep = [i for i in range(1, n)
+            if stats[i][4] >= min_area and stats[i][0] > 0 and stats[i][1] > 0  # felt past the card edge
+            and cents[i][0] < INDEX_COLUMN * w and stats[i][3] < 0.8 * h]
+    if not keep:
         return None
-    comps.sort(key=lambda c: c[2])
-    first = comps[0]
-    rank = [c for c in comps
-            if c[2] < first[2] + first[4] and c[2] + c[4] > first[2] and c[5] > 0.15 * first[5]]
-    bottom = max(c[2] + c[4] for c in rank)
-    below = [c for c in comps if c not in rank and c[2] >= bottom - 2]
-    if not below:
+    mask = np.isin(labels, keep)
+    rows = _runs(mask.any(axis=1))
+    if not rows:
         return None
-    suit = min(below, key=lambda c: c[2])  # the suit sits right under the rank (pips come further down)
-    soft = np.clip(dist / max(top, 1.0), 0, 1)
-    return IndexGlyphs(rank=_bitmap(labels, [c[0] for c in rank], soft),
-                       suit=_bitmap(labels, [suit[0]], soft))
+    if len(rows) >= 2:
+        rank_rows, suit_rows = rows[0], rows[1]
+    else:
+        a, b = rows[0]
+        if b - a < 0.25 * h:
+            return None  # one short run: a glyph alone, not an index
+        prof = mask[a:b].sum(axis=1)
+        lo, hi = a + round(MAX_GAP_SPLIT[0] * (b - a)), a + round(MAX_GAP_SPLIT[1] * (b - a))
+        cut = lo + int(np.argmin(prof[lo - a:hi - a]))
+        rank_rows, suit_rows = (a, cut), (cut + 1, b)
+    soft = np.clip(dist / max(top, 1.0), 0, 1) * mask
+    rank = _crop(soft, rank_rows)
+    suit = _crop(soft, suit_rows)
+    if rank is None or suit is None:
+        return None
+    return IndexGlyphs(rank=rank, suit=suit)
 
 
-def _bitmap(labels: np.ndarray, ids: list[int], soft: np.ndarray) -> np.ndarray:
-    mask = np.isin(labels, ids)
-    ys, xs = np.nonzero(mask)
-    crop = (soft * mask)[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+def _runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) of each run of True rows, runs of one row dropped (specks, JPEG ringing)."""
+    d = np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))
+    starts, ends = np.nonzero(d == 1)[0], np.nonzero(d == -1)[0]
+    return [(int(s), int(e)) for s, e in zip(starts, ends, strict=True) if e - s > 1]
+
+
+def _crop(soft: np.ndarray, rows: tuple[int, int]) -> np.ndarray | None:
+    band = soft[rows[0]:rows[1]]
+    cols = np.nonzero(band.max(axis=0) > 0)[0]
+    if len(cols) < 2:
+        return None
+    crop = band[:, cols[0]:cols[-1] + 1]
     return cv2.resize(crop.astype(np.float32), GLYPH, interpolation=cv2.INTER_AREA)
 
 
@@ -173,8 +199,9 @@ class ReadCache:
 def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = None) -> str | None:
     """The card code read from its index corners, or None when no reading is confident.
 
-    All four corners are tried: the two index corners of a portrait card vote together, and the other
-    pair covers a card whose long side the photo shows shorter (stretched images, steep perspective).
+    The two index corners of a portrait card (0 and 2) vote together; when they give no confident code the
+    other pair is tried: it covers a card whose long side the photo shows shorter (stretched images, steep
+    perspective).
     """
     model = model or load_model()
     if model is None:
@@ -189,8 +216,13 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = No
             if g is None:
                 continue
             r, s = model.probs(g)
-            rp += r
-            sp += s
+            # The rank head's last class is "no index here" (a pip, a court's picture): such a corner
+            # does not vote.
+            if len(r) > len(RANKS) and int(np.argmax(r)) == len(RANKS):
+                continue
+            r, s = r[:len(RANKS)], s[:len(SUITS)]
+            rp += r / max(float(r.sum()), 1e-6)
+            sp += s / max(float(s.sum()), 1e-6)
             seen += 1
         if not seen:
             continue
@@ -198,6 +230,11 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = No
         sp /= seen
         conf = float(rp.max() * sp.max())
         code = RANKS[int(np.argmax(rp))] + SUITS[int(np.argmax(sp))]
+        if pair == (0, 2) and conf >= MIN_CONFIDENCE:
+            # The portrait order puts the index on corners 0 and 2: a confident read there stands. The
+            # other pair is only the fallback for a card whose long side the photo shows shorter (a
+            # court's frame and picture in those corners can look like a "7" over a club).
+            return code
         if best is None or conf > best[0]:
             best = (conf, code)
     return best[1] if best is not None and best[0] >= MIN_CONFIDENCE else None

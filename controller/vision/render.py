@@ -305,6 +305,11 @@ def project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), h).reshape(-1, 2)
 
 
+def felt_texture(look: TableLook, size: tuple[int, int], seed: int) -> np.ndarray:
+    """The table cloth alone (float32 BGR), to pass to `render` for every frame of one table."""
+    return _felt(look, size, np.random.default_rng(seed))
+
+
 def _felt(look: TableLook, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     w, h = size
     base = np.array(FELTS[look.felt], np.float32)
@@ -369,13 +374,14 @@ def _region_visible(ids: np.ndarray, idx: int, poly: np.ndarray) -> float:
 
 
 def render(look: TableLook, cards: list[CardPlace] | tuple[CardPlace, ...], light: Lighting,
-           size: tuple[int, int] = (1296, 972), seed: int = 0) -> Frame:
-    """Render the cards (later ones on top) as the overhead camera would see them."""
+           size: tuple[int, int] = (1296, 972), seed: int = 0, felt: np.ndarray | None = None) -> Frame:
+    """Render the cards (later ones on top) as the overhead camera would see them. `felt` (from
+    `felt_texture`) reuses a table cloth drawn once (a video of one table: the cloth does not change)."""
     rng = np.random.default_rng(seed)
     cv2.setRNGSeed(seed)
     w, h = size
     hom = look.camera.homography(size)
-    canvas = _felt(look, size, rng)
+    canvas = felt.copy() if felt is not None else _felt(look, size, rng)
     ids = np.full((h, w), -1, np.int32)
     px_per_mm = float(np.sqrt(abs(np.linalg.det(hom[:2, :2] / hom[2, 2]))))
     k = TEX_PX_MM

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -12,7 +13,7 @@ from controller.core.events import CardGone, CardSeen, DeckEvent, Event, Exposed
 from controller.hardware.base import Clock
 from controller.hardware.camera import CameraSource, OnHealth
 from controller.vision.capture import CallableReader
-from controller.vision.detect import VisionModel, detect
+from controller.vision.detect import SceneMemory, VisionModel, detect
 from controller.vision.evaluate import NEUTRAL, calibrate_look
 from controller.vision.events import Debouncer, views
 from controller.vision.render import (
@@ -22,6 +23,7 @@ from controller.vision.render import (
     MUCK_SPOT,
     CardPlace,
     TableLook,
+    felt_texture,
     random_light,
     render,
     seat_positions,
@@ -31,8 +33,16 @@ from controller.vision.render import (
 TableCards = Mapping[str, Sequence[tuple[str, bool]]]
 
 
-def layout(cards: TableCards, seats: int, rng: np.random.Generator) -> list[CardPlace]:
-    """Place the cards of each zone as a dealer would: hole pairs fanned, board in a row, piles."""
+def _jitter(code: str, j: int, lo: float, hi: float) -> float:
+    """A card's own small offset or angle: the same every frame (a card lying still does not wiggle)."""
+    u = zlib.crc32(f"{code}/{j}".encode()) / 0xFFFFFFFF
+    return lo + (hi - lo) * u
+
+
+def layout(cards: TableCards, seats: int, rng: np.random.Generator | None = None) -> list[CardPlace]:
+    """Place the cards of each zone as a dealer would: hole pairs fanned, board in a row, piles. Offsets
+    and angles come from the card's code (a still table gives the same picture frame after frame)."""
+    del rng  # kept for callers that pass one; the layout no longer draws from it
     seat_at = seat_positions(seats)
     out: list[CardPlace] = []
     for zone, items in cards.items():
@@ -46,30 +56,47 @@ def layout(cards: TableCards, seats: int, rng: np.random.Generator) -> list[Card
             elif zone == "board":
                 out.append(CardPlace(code=code, face_up=up, zone=zone,
                                      cx=BOARD_CENTRE[0] + (j - 2) * BOARD_PITCH,
-                                     cy=BOARD_CENTRE[1], angle=float(rng.uniform(-2, 2))))
+                                     cy=BOARD_CENTRE[1], angle=_jitter(code, 0, -2, 2)))
             elif zone in ("burn", "muck"):
                 x, y = BURN_SPOT if zone == "burn" else MUCK_SPOT
                 step = 15 if zone == "burn" else 7.5
                 out.append(CardPlace(code=code, face_up=up, zone=zone, cx=x + j * step,
-                                     cy=y + float(rng.uniform(-4, 4)), angle=float(rng.uniform(-15, 15))))
+                                     cy=y + _jitter(code, 1, -4, 4), angle=_jitter(code, 2, -15, 15)))
     return out
 
 
 class VirtualCamera:
     """Renders what an overhead camera would see of `state()`; calibrated like a real table."""
 
+    LIGHT_FRAMES = 50  # the room's light is drawn anew after this many rendered pictures (a slow drift)
+
     def __init__(self, state: Callable[[], TableCards], *, look: TableLook | None = None,
-                 size: tuple[int, int] = (1296, 972), seed: int = 0) -> None:
+                 size: tuple[int, int] = (1296, 972), seed: int = 0, vary: bool = False) -> None:
+        """`vary`: every frame gets its own light and noise, even of a still table (a harder video)."""
         self.look = look or TableLook()
+        self.vary = vary  # public: a test or tool may switch it
         self.size = size
         self._state = state
         self._rng = np.random.default_rng(seed)
         self.model: VisionModel = calibrate_look(self.look, size, render(self.look, [], NEUTRAL, size).zones)
+        self._felt = felt_texture(self.look, size, seed)  # the cloth is drawn once: it does not change
+        self._light = random_light(self._rng)
+        self._pictures = 0
+        self._last: tuple[tuple[CardPlace, ...], np.ndarray] | None = None
 
     def frame(self) -> np.ndarray:
-        places = layout(self._state(), self.look.seats, self._rng)
-        light = random_light(self._rng)
-        return render(self.look, places, light, self.size, seed=int(self._rng.integers(1 << 30))).image
+        """What the camera sees now. A table that has not changed since the last frame gives the same
+        picture (rendering is the simulator's costliest step, and a still table is what a camera sees)."""
+        places = tuple(layout(self._state(), self.look.seats))
+        if self._last is not None and self._last[0] == places and not self.vary:
+            return self._last[1]
+        self._pictures += 1
+        if self.vary or self._pictures % self.LIGHT_FRAMES == 0:
+            self._light = random_light(self._rng)
+        image = render(self.look, places, self._light, self.size, seed=int(self._rng.integers(1 << 30)),
+                       felt=self._felt).image
+        self._last = (places, image)
+        return image
 
     def source(self, *, fps: float = 5.0, clock: Clock = time.monotonic,
                on_health: OnHealth | None = None) -> CameraSource:
@@ -99,6 +126,7 @@ class CameraRoute:
         self.camera = camera or VirtualCamera(lambda: self._cards, look=TableLook(seats=seats), size=size,
                                               seed=seed)
         self._debouncer = Debouncer(frames=debounce, source="camera")
+        self._memory = SceneMemory()  # clusters of cards that did not change are not found again
         self._frames = debounce
         self._emit: Callable[[Event], None] | None = None
         self.frames = 0
@@ -151,7 +179,7 @@ class CameraRoute:
         sent = 0
         for _ in range(self._frames):
             frame = await asyncio.to_thread(self.camera.frame)
-            det = await asyncio.to_thread(detect, frame, self.camera.model)
+            det = await asyncio.to_thread(detect, frame, self.camera.model, self._memory)
             self.frames += 1
             for ev in self._debouncer.feed(t, views(det, self.camera.model.zones)):
                 if self._emit is not None:

@@ -153,3 +153,43 @@ def test_config_rejects_unknown_keys_and_bad_values_all_at_once() -> None:
         CameraConfig.from_mapping({"source": "x", "fsp": 5, "fps": 0, "debounce": "2"})
     msg = str(exc.value)
     assert "camera.fsp: unknown key" in msg and "camera.fps" in msg and "camera.debounce" in msg
+
+
+def _table(cards: list[CardPlace], gain: float) -> np.ndarray:
+    light = Lighting(gain=gain, noise=1.0, blur=0.5)
+    return render(TableLook(felt="green"), cards, light, SIZE, seed=4).image
+
+
+def test_source_updates_the_empty_table_reference_only_while_no_card_lies() -> None:
+    from controller.vision.detect import learn_reference
+
+    empty_dim = _table([], 0.8)
+    card = [CardPlace(code="Ah", face_up=True, zone="board", cx=BOARD_CENTRE[0], cy=BOARD_CENTRE[1])]
+    # The room brightens by 25 %: three empty frames, then three with a card on the table.
+    frames = [_table([], 1.0)] * 3 + [_table(card, 1.0)] * 3
+    it = iter(frames)
+    model = VisionModel(frame_size=SIZE, reference=learn_reference(empty_dim), card_long_px=60.0)
+    src = CameraSource(opener=lambda: CallableReader(lambda: next(it, None), "test"), model=model, fps=1000)
+    _run(src, 1.5)
+    assert src.statistics()["frames"] == len(frames)
+    assert src.statistics()["reference_updates"] == 3  # the three empty frames, not the frames with a card
+    before = model.reference
+    after = src.model.reference
+    assert before is not None and after is not None
+    # Moved towards the brighter room (2 % per frame, at least one grey level), nowhere darker.
+    assert float(after.astype(int).mean()) > float(before.astype(int).mean()) + 1.5
+    assert int((after.astype(int) - before.astype(int)).min()) >= 0
+
+
+def test_source_reuses_unchanged_clusters_between_frames() -> None:
+    card = [CardPlace(code="Ah", face_up=True, zone="board", cx=BOARD_CENTRE[0], cy=BOARD_CENTRE[1]),
+            CardPlace(code="Kd", face_up=True, zone="board", cx=BOARD_CENTRE[0] + BOARD_PITCH,
+                      cy=BOARD_CENTRE[1])]
+    frame = _table(card, 1.0)
+    frames = [frame] * 4
+    it = iter(frames)
+    model = VisionModel(frame_size=SIZE, card_long_px=60.0)
+    src = CameraSource(opener=lambda: CallableReader(lambda: next(it, None), "test"), model=model, fps=1000)
+    _run(src, 1.5)
+    mem = src._memory
+    assert (mem.misses, mem.hits) == (2, 6)  # two cards found once, then remembered for three frames

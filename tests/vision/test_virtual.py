@@ -98,3 +98,55 @@ def test_camera_route_draws_every_seat_of_the_simulated_table() -> None:
     route = CameraRoute(seats=9, size=(640, 480))
     assert route.camera.look.seats == 9
     assert {"seat7", "seat8", "seat9"} <= set(route.camera.model.zones)
+
+
+@pytest.fixture(scope="module")
+def small_table() -> tuple[dict[str, list[tuple[str, bool]]], VirtualCamera]:
+    """A 640×480 virtual camera over a state the tests change (calibrated once: that is the slow part)."""
+    state: dict[str, list[tuple[str, bool]]] = {}
+    return state, VirtualCamera(lambda: state, look=TableLook(felt="green"), size=(640, 480), seed=3)
+
+
+def _deal(state: dict[str, list[tuple[str, bool]]]) -> None:
+    state.clear()
+    state.update({"seat1": [("Kd", False), ("Ah", False)],
+                  "board": [("2s", True), ("9h", True), ("Jc", True)]})
+
+
+def test_still_table_gives_the_same_picture_and_a_change_a_new_one(
+        small_table: tuple[dict[str, list[tuple[str, bool]]], VirtualCamera]) -> None:
+    state, cam = small_table
+    _deal(state)
+    first = cam.frame()
+    assert cam.frame() is first  # nothing changed: no second render (the simulator's costliest step)
+    state["board"] = [*state["board"], ("5d", True)]
+    turned = cam.frame()
+    assert turned is not first and turned.shape == first.shape
+    # The cards that stayed lie exactly where they lay: offsets come from the card, not from a draw.
+    seat = (slice(300, 480), slice(0, 320))
+    assert float(abs(turned[seat].astype(int) - first[seat].astype(int)).mean()) < 4.0
+    cam.vary = True
+    try:
+        assert cam.frame() is not cam.frame()  # vary: new light and noise every frame
+    finally:
+        cam.vary = False
+
+
+def test_scene_memory_reuses_steady_clusters_and_redoes_a_changed_one(
+        small_table: tuple[dict[str, list[tuple[str, bool]]], VirtualCamera]) -> None:
+    from controller.vision.detect import SceneMemory, detect
+
+    state, cam = small_table
+    _deal(state)
+    mem = SceneMemory()
+    cold = detect(cam.frame(), cam.model, mem)
+    misses = mem.misses
+    again = detect(cam.frame(), cam.model, mem)
+    assert mem.misses == misses and mem.hits == misses  # every cluster remembered
+    seen = [(c.zone, c.face_up, c.card) for c in cold.cards]
+    assert [(c.zone, c.face_up, c.card) for c in again.cards] == seen
+    state["seat1"] = [("Kd", False), ("Ah", True)]  # the hole card turned up: its cluster is found again
+    turned = detect(cam.frame(), cam.model, mem)
+    assert mem.misses == misses + 1
+    assert ("seat1", True) in {(c.zone, c.face_up) for c in turned.cards}
+    assert turned.board_count() == cold.board_count() == 3
