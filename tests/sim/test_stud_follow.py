@@ -49,8 +49,8 @@ def _simulate(game: str, hands: int) -> dict[str, object]:
     return next(json.loads(line) for line in done.stdout.splitlines() if '"type":"summary"' in line)
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN)
-@pytest.mark.parametrize("game", ["stud", "mixed"])
+@pytest.mark.parametrize("game", ["stud", pytest.param("mixed", marks=pytest.mark.xfail(strict=True,
+                                                                                       reason=OPEN))])
 def test_simulate_1000_hands_full_detection_no_false_alert_no_stuck_hand(game: str) -> None:
     res = _simulate(game, 1000)
     print(f"\n{game}: injected {sum(res['injected'].values())}, detected "  # type: ignore[union-attr]
