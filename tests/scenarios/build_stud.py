@@ -30,6 +30,7 @@ STREETS = {"fourth": {1: "8c", 2: "6c", 3: "5s", 4: "Jd"}, "fifth": {1: "Tc", 2:
 LEVELS = {
     "fixed": {"limit": "fixed", "bring_in": 10, "small_bet": 20, "big_bet": 40},
     "split": {"limit": "split", "bring_in": 10, "small_bet": 20, "big_bet": 40},
+    "step_spread": {"limit": "step_spread", "bring_in": 10, "small_bet": 20, "big_bet": 40},
     "pot": {"limit": "pot", "bring_in": 10, "small_bet": 20},
     "no": {"limit": "no", "bring_in": 10, "small_bet": 20},
 }
@@ -229,6 +230,22 @@ def completion_then_cap() -> Scenario:
 
 
 @stud
+def completion_then_cap_split() -> Scenario:
+    s = Stud("completion_then_cap_split", "split limit (002 §3): the bring-in (10) completed to the upper "
+                                          "forced-bet amount (20) is a completion, not a raise, so three "
+                                          "raises (40, 60, 80) still fit under the cap; the fourth is "
+                                          "BET_ABOVE_LIMIT and stands as a call; settled as at fixed limit")
+    s.setup_stud("split").begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "raise", 40)
+    s.act(2, "raise", 60).act(3, "raise", 80).act(4, "raise", 100).expect("BET_ABOVE_LIMIT", 4, "third")
+    s.act(1, "call", 80).act(2, "call", 80)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    s.muck(2, (*DOWN[2], "6d"))
+    return s.end(3, s1=915, s2=915, s3=1255, s4=915)
+
+
+@stud
 def opener_mucked_checks() -> Scenario:
     s = Stud("opener_mucked_checks", "seat 3 brings in and throws its cards away while seat 4 is to act: "
                                      "STUD_OPENER_MUCKED, treated as checked (002 §3); nobody completes, so "
@@ -310,6 +327,38 @@ def open_pair_big_bet_split() -> Scenario:
         s.e("exposed", zone="seat3", card=c)
     s.muck(4, (*DOWN[4], "5c"))
     return s.end(3, s1=975, s2=995, s3=1095, s4=935)
+
+
+@stud
+def open_pair_step_spread() -> Scenario:
+    s = Stud("open_pair_step_spread", "step-spread limit (002 §4): 4th street bets are spread up to the lower "
+                                      "step (20), but seat 4's open pair lets it bet 35, inside the higher "
+                                      "step (40); seat 1 folds, seat 3 calls; checked down, seat 3 wins")
+    s.setup_stud("step_spread").begin().deal3().third_fixed().street("fourth")
+    s.act(4, "bet", 35).fold(1, (*DOWN[1], UP[1], "8c")).act(3, "call", 35)
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.end(3, s1=975, s2=995, s3=1090, s4=940)
+
+
+@stud
+def step_spread_without_pair() -> Scenario:
+    s = Stud("step_spread_without_pair", "step-spread limit, no open pair on 4th street (seat 4 shows Jh 8h): "
+                                         "a bet of 35 is above the lower step (20): BET_ABOVE_LIMIT, it "
+                                         "stands at 20 (002 §4); seats 1 and 3 call; seat 3 wins")
+    s.setup_stud("step_spread").begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(3, "5s").up(4, "8h")
+    s.act(4, "bet", 35).expect("BET_ABOVE_LIMIT", 4, "fourth").act(1, "call", 20).act(3, "call", 20)
+    s.street("fifth").checks((4, 1, 3)).street("sixth").checks((1, 3, 4))
+    s.street("seventh", up=False).checks((1, 3, 4)).expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+    return s.end(3, s1=955, s2=995, s3=1095, s4=955)
 
 
 @stud
