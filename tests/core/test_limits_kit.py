@@ -116,6 +116,8 @@ class Tally:
     showdowns: int = 0
     side_pots: int = 0
     odd_chip_splits: int = 0
+    odd_chip_order: int = 0
+    idle_checks: int = 0
     mismatches: list[str] = field(default_factory=list)
 
 
@@ -214,6 +216,13 @@ def act(state: State, table: Table, rng: random.Random, street: dict[str, int], 
     i = state.actor_index
     assert i is not None
     seat = seat_of(i)
+    rnd = table.round()
+    if (rnd is None or rnd.closed) and not state.checking_or_calling_amount:
+        # PokerKit asks for a check nobody needs (everyone else is all-in or folded and the seat faces
+        # no bet); at the table the betting is simply over (as the PHH importer's idle checks).
+        tally.idle_checks += 1
+        state.check_or_call()
+        return
     if street.get("index") != state.street_index:
         street.clear()
         street["index"] = state.street_index
@@ -320,8 +329,29 @@ def play(seed: int, limit: str, tally: Tally) -> None:
     if got != kit and sum(got) == sum(kit) and table.merged_stacks(len(stacks)) == kit:
         tally.odd_chip_splits += 1  # only where PokerKit splits merged pots: the rulebook splits each
         return
+    if got != kit and sum(got) == sum(kit) and award and odd_chips_by_the_rulebook(award[-1], got, kit):
+        tally.odd_chip_order += 1  # PokerKit hands a split pot's odd chips out in another order
+        return
     if got != kit:
         tally.mismatches.append(f"{where}: stacks {got}, PokerKit {kit}")
+
+
+def odd_chips_by_the_rulebook(award: Alert, got: list[int], kit: list[int]) -> bool:
+    """The stacks differ only by odd chips of split pots, and ours follow 000 §4.1: in every pot the
+    shares differ by at most one chip, the larger ones to the winners first from the button's left (the
+    button is the last seat, so that is ascending seat order here)."""
+    split_winners: set[int] = set()
+    for pot in award.extra["pots"]:
+        shares = [(int(seat), amount) for seat, amount in pot["winners"].items()]
+        if len(shares) < 2:
+            continue
+        amounts = [a for _, a in sorted(shares)]
+        if max(amounts) - min(amounts) > 1 or amounts != sorted(amounts, reverse=True):
+            return False
+        split_winners |= {seat for seat, _ in shares}
+    differ = {i + 1 for i, (a, b) in enumerate(zip(got, kit, strict=True)) if a != b}
+    return bool(differ) and differ <= split_winners and all(
+        abs(a - b) < len(split_winners) for a, b in zip(got, kit, strict=True))
 
 
 def run(limit: str, hands: int) -> Tally:
@@ -338,6 +368,8 @@ def _report(limit: str, tally: Tally) -> str:
             f"options compared, {tally.capped} at the cap, {tally.short_all_in_streets} streets with a "
             f"short all-in, {tally.showdowns} showdowns, {tally.side_pots} side pots, "
             f"{tally.odd_chip_splits} odd chips split per pot (000 §4.1) where PokerKit splits merged pots, "
+            f"{tally.odd_chip_order} odd chips handed out from the button's left (000 §4.1) where PokerKit "
+            f"uses another order, {tally.idle_checks} idle checks PokerKit asked for, "
             f"{len(tally.mismatches)} mismatches")
 
 
