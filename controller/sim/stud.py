@@ -68,9 +68,10 @@ def showing_value(cards: Sequence[str]) -> tuple[int, ...]:
 
 
 def first_to_act(up: Mapping[int, Sequence[str]], order: Iterable[int]) -> int:
-    """Highest showing hand; equal hands: the one nearest the dealer's left (first in `order`)."""
+    """Highest showing hand; equal hands: the one nearest the dealer's left (first in `order`). Only the
+    door card and 4th-6th street count: a 7th-street card dealt up by mistake does not change the order."""
     seats = list(order)
-    return max(seats, key=lambda s: (showing_value(up[s]), -seats.index(s)))
+    return max(seats, key=lambda s: (showing_value(up[s][:4]), -seats.index(s)))
 
 
 class StudPlay(HandPlay):

@@ -331,9 +331,10 @@ def open_pair_big_bet_split() -> Scenario:
 
 @stud
 def open_pair_step_spread() -> Scenario:
-    s = Stud("open_pair_step_spread", "step-spread limit (002 §4): 4th street bets are spread up to the lower "
-                                      "step (20), but seat 4's open pair lets it bet 35, inside the higher "
-                                      "step (40); seat 1 folds, seat 3 calls; checked down, seat 3 wins")
+    s = Stud("open_pair_step_spread", "step-spread limit (002 §4): 4th street bets are spread up to the "
+                                      "lower step (20), but seat 4's open pair lets it bet 35, inside the "
+                                      "higher step (40); seat 1 folds, seat 3 calls; checked down, seat 3 "
+                                      "wins")
     s.setup_stud("step_spread").begin().deal3().third_fixed().street("fourth")
     s.act(4, "bet", 35).fold(1, (*DOWN[1], UP[1], "8c")).act(3, "call", 35)
     for name in ("fifth", "sixth", "seventh"):
@@ -347,8 +348,8 @@ def open_pair_step_spread() -> Scenario:
 
 @stud
 def step_spread_without_pair() -> Scenario:
-    s = Stud("step_spread_without_pair", "step-spread limit, no open pair on 4th street (seat 4 shows Jh 8h): "
-                                         "a bet of 35 is above the lower step (20): BET_ABOVE_LIMIT, it "
+    s = Stud("step_spread_without_pair", "step-spread limit, no open pair on 4th street (seat 4 shows Jh "
+                                         "8h): a bet of 35 is above the lower step (20): BET_ABOVE_LIMIT, it "
                                          "stands at 20 (002 §4); seats 1 and 3 call; seat 3 wins")
     s.setup_stud("step_spread").begin().deal3().third_fixed()
     s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(3, "5s").up(4, "8h")
@@ -442,6 +443,23 @@ def seventh_dealt_up() -> Scenario:
         s.street(name).checks()
     s.e("card", dt=1.0, zone="burn", card="5d").up(1, "Th").expect("STUD_STREET_CARD_WRONG", 1, "seventh")
     s.card("seat3", "Qs").card("seat4", "5c").checks().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
+def seventh_dealt_up_keeps_order() -> Scenario:
+    s = Stud("seventh_dealt_up_keeps_order", "7th street: seat 1's Ah is dealt face up and pairs its Ac: "
+                                             "STUD_STREET_CARD_WRONG; it plays, but the order of 6th street "
+                                             "stands on 7th (002 silent; usual stud practice): seat 4's open "
+                                             "jacks act first, then seats 1 and 3; seat 3 wins")
+    s.setup_stud().begin().deal3().third_fixed()
+    for name in ("fourth", "fifth", "sixth"):
+        s.street(name).checks()
+    s.e("card", dt=1.0, zone="burn", card="5d").up(1, "Ah").expect("STUD_STREET_CARD_WRONG", 1, "seventh")
+    s.card("seat3", "Qs").card("seat4", "5c").checks().expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Ah")).muck(4, (*DOWN[4], "5c"))
     return s.end(3, s1=975, s2=995, s3=1055, s4=975)
 
 

@@ -20,13 +20,6 @@ from controller.sim.follow import follow
 from controller.sim.score import score
 
 ROOT = Path(__file__).resolve().parents[2]
-# Engine issues found by these runs (docs/simulator.md "Engine issues", items 10-13): the stud branch fixed
-# the limit betting, the all-in highest hand and the short ante. One disagreement is left, in the
-# simulator: when the lowest up-card is all-in on its ante, the engine (and PokerKit) pass the bring-in to
-# the next seat on its left with chips; the simulator gives it to the lowest card among the seats with
-# chips (1 false STUD_BRING_IN_WRONG in 1000 hands, seed 1). Strict: fixing it asks for removal.
-OPEN = ("simulator: with the lowest up-card all-in on its ante the simulator brings in by the lowest card "
-        "among seats with chips; the engine and PokerKit by the next seat on the all-in seat's left")
 
 
 @pytest.mark.parametrize("game", ["stud", "mixed"])
@@ -49,8 +42,7 @@ def _simulate(game: str, hands: int) -> dict[str, object]:
     return next(json.loads(line) for line in done.stdout.splitlines() if '"type":"summary"' in line)
 
 
-@pytest.mark.parametrize("game", ["stud", pytest.param("mixed", marks=pytest.mark.xfail(strict=True,
-                                                                                       reason=OPEN))])
+@pytest.mark.parametrize("game", ["stud", "mixed"])
 def test_simulate_1000_hands_full_detection_no_false_alert_no_stuck_hand(game: str) -> None:
     res = _simulate(game, 1000)
     print(f"\n{game}: injected {sum(res['injected'].values())}, detected "  # type: ignore[union-attr]

@@ -64,13 +64,20 @@ def _by_count_then_rank(rc: tuple[int, int]) -> tuple[int, int]:
     return rc[1], rc[0]
 
 
+# The up-cards that set the order: the door card and 4th-6th street. A 7th-street card dealt face up by
+# mistake does not change who acts first on 7th street (the hand that was high on 6th keeps the lead; 002 is
+# silent, this is the usual stud practice), so the order does not depend on which seat it was dealt to.
+ORDER_UP_CARDS = 4
+
+
 def first_to_act(showing: Mapping[int, Sequence[str]], order: Sequence[int]) -> int:
     """The highest showing hand acts first from 4th street; equal hands: the seat nearest the dealer's
-    left, i.e. first in `order` (002 §4). Seats without up-cards come last."""
+    left, i.e. first in `order` (002 §4). Seats without up-cards come last; only the first
+    `ORDER_UP_CARDS` up-cards of a seat count."""
     best = order[0]
     best_key: tuple[int, tuple[int, ...]] = (0, ())
     for seat in order:
-        cards = showing.get(seat, ())
+        cards = tuple(showing.get(seat, ()))[:ORDER_UP_CARDS]
         key = showing_key(cards) if cards else (0, ())
         if key > best_key:
             best, best_key = seat, key
