@@ -17,7 +17,7 @@ from tests.conformance.forced_oracle import FORMS, form_hand
 from tests.conformance.oracle import parse_one
 from tests.conformance.test_e2e_conformance import end_stacks, replay
 
-N = int(os.environ.get("CARDTABLE_FORCED_HANDS", 10_000 if os.environ.get("CARDTABLE_FULL") == "1" else 150))
+N = int(os.environ.get("CARDTABLE_FORCED_HANDS", 10_000 if os.environ.get("CARDTABLE_FULL") == "1" else 100))
 
 
 @pytest.mark.timeout(7_200 if N > 1_000 else 300)

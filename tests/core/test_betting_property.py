@@ -15,7 +15,7 @@ from controller.core.profiles import PROFILES, get_profile
 from tests.core.test_betting_kit import chips_total, severity
 
 FULL = os.environ.get("CARDTABLE_FULL") == "1"
-SETTINGS = settings(max_examples=20_000 if FULL else 300, deadline=None,
+SETTINGS = settings(max_examples=20_000 if FULL else 150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 pytestmark = pytest.mark.timeout(3600 if FULL else 300)
 
