@@ -130,10 +130,16 @@ def broker_settings(url: str, tmp: Path) -> dict[str, Any]:
     return mqtt
 
 
+def seats_of(args: argparse.Namespace) -> int:
+    """The table's seats: --seats, or the game's default (hold'em 9; stud and mixed 7, a deck's worth)."""
+    return int(args.seats) if args.seats is not None else 9 if args.game == "holdem" else 7
+
+
 def build_config(args: argparse.Namespace, state_dir: Path) -> Config:
     mqtt = broker_settings(args.broker, state_dir) if args.broker else {"enabled": False}
     return parse_config({"state_dir": str(state_dir), "mqtt": mqtt,
-                         "table": {"id": args.table, "seats": max(args.seats, 2), "profile": args.profile},
+                         "table": {"id": args.table, "seats": max(seats_of(args), 2),
+                                   "profile": args.profile},
                          "health": {"interval_s": 1.0}})
 
 
@@ -159,18 +165,18 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     clock = VirtualClock(daemon.journal.last_t)
     daemon.clock = clock  # type: ignore[assignment]  # health alerts carry simulated time too
     daemon.health.clock = clock
-    table = VirtualTable(seats=args.seats, seed=args.seed, inject=args.inject, profile=args.profile,
+    table = VirtualTable(seats=seats_of(args), seed=args.seed, inject=args.inject, profile=args.profile,
                          ante=args.ante, reactions=args.reactions, game=args.game, rotate=args.rotate,
                          limit=args.limit)
     sources: list[Source] = []
     routes: list[Route] = []
     direct = args.direct or args.state_dir is not None
     if not direct:
-        sources, routes = hardware_routes(daemon, clock, args.seats)
+        sources, routes = hardware_routes(daemon, clock, seats_of(args))
     if args.camera:
         from controller.vision.virtual import CameraRoute
         # The camera owns `exposed`: the card must be seen turned up, not announced.
-        routes.insert(0, CameraRoute(seed=args.seed, seats=args.seats))
+        routes.insert(0, CameraRoute(seed=args.seed, seats=seats_of(args)))
     view = View(out=out, mode=choose_mode(json_mode=args.json, quiet=args.quiet, tty=out.isatty()),
                 total=args.hands)
     driver = SimDriver(table.hands(args.hands), clock=clock, routes=routes, speed=args.speed,
@@ -262,8 +268,7 @@ def run_room(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seats is None:
-        args.seats = 9 if args.game == "holdem" else 7
+    args.seats = seats_of(args)
     most = 10 if args.game == "holdem" else 7  # stud: 7 cards each from one deck (docs/simulator.md)
     if not 2 <= args.seats <= most:
         print(f"cardtable {NAME}: --seats must be 2…{most} for {args.game}, got {args.seats}",
