@@ -110,6 +110,15 @@ class Stud(Scenario):
         self.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
         return self
 
+    def heads_up_checked_down(self) -> Stud:
+        """Seats 3 and 4 check 5th to 7th street; seat 4 shows first, seat 3's four queens win."""
+        for name in ("fifth", "sixth", "seventh"):
+            self.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+        self.expect("SHOWDOWN_ORDER", 4, "showdown")
+        for c in (*DOWN[3], "Qs"):
+            self.e("exposed", zone="seat3", card=c)
+        return self.muck(4, (*DOWN[4], "5c"))
+
     def end(self, winner: int, **stacks: int) -> Stud:
         self.e("session_end", dt=2.0).expect("POT_AWARD", winner, "showdown")
         self.stacks = {int(k[1:]): v for k, v in stacks.items()}
@@ -213,13 +222,10 @@ def bring_in_wrong_pot() -> Scenario:
     return s.end(4, s1=995, s2=995, s3=995, s4=1015)
 
 
-@stud
-def completion_then_cap() -> Scenario:
-    s = Stud("completion_then_cap", "fixed limit: seat 3 brings in (10), seat 4 completes to 20 (not a "
-                                    "raise, 002 §3), then three raises (40, 60, 80) reach the cap of a bet "
-                                    "and three raises; seat 4's fourth raise is BET_ABOVE_LIMIT and stands "
-                                    "as a call; everybody calls 80; checked down, seat 3 wins")
-    s.setup_stud().begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "raise", 40)
+def _completed_then_capped(s: Stud) -> Stud:
+    """Bring-in 10, completion to 20, raises to 40, 60 and 80 (the cap), a fifth wager refused, all call;
+    checked down from 4th street; seat 3 wins."""
+    s.begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "raise", 40)
     s.act(2, "raise", 60).act(3, "raise", 80).act(4, "raise", 100).expect("BET_ABOVE_LIMIT", 4, "third")
     s.act(1, "call", 80).act(2, "call", 80)
     for name in ("fourth", "fifth", "sixth", "seventh"):
@@ -227,6 +233,15 @@ def completion_then_cap() -> Scenario:
     s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
     s.muck(2, (*DOWN[2], "6d"))
     return s.end(3, s1=915, s2=915, s3=1255, s4=915)
+
+
+@stud
+def completion_then_cap() -> Scenario:
+    s = Stud("completion_then_cap", "fixed limit: seat 3 brings in (10), seat 4 completes to 20 (not a "
+                                    "raise, 002 §3), then three raises (40, 60, 80) reach the cap of a bet "
+                                    "and three raises; seat 4's fourth raise is BET_ABOVE_LIMIT and stands "
+                                    "as a call; everybody calls 80; checked down, seat 3 wins")
+    return _completed_then_capped(s.setup_stud())
 
 
 @stud
@@ -235,14 +250,7 @@ def completion_then_cap_split() -> Scenario:
                                           "forced-bet amount (20) is a completion, not a raise, so three "
                                           "raises (40, 60, 80) still fit under the cap; the fourth is "
                                           "BET_ABOVE_LIMIT and stands as a call; settled as at fixed limit")
-    s.setup_stud("split").begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "raise", 40)
-    s.act(2, "raise", 60).act(3, "raise", 80).act(4, "raise", 100).expect("BET_ABOVE_LIMIT", 4, "third")
-    s.act(1, "call", 80).act(2, "call", 80)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
-    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
-    s.muck(2, (*DOWN[2], "6d"))
-    return s.end(3, s1=915, s2=915, s3=1255, s4=915)
+    return _completed_then_capped(s.setup_stud("split"))
 
 
 @stud
@@ -304,12 +312,7 @@ def open_pair_big_bet_fixed() -> Scenario:
                                         "street at the big bet; checked down")
     s.setup_stud().begin().deal3().third_fixed().street("fourth")
     s.act(4, "bet", 40).fold(1, (*DOWN[1], UP[1], "8c")).act(3, "call", 40)
-    for name in ("fifth", "sixth", "seventh"):
-        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
-    s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    s.muck(4, (*DOWN[4], "5c"))
+    s.heads_up_checked_down()
     return s.end(3, s1=975, s2=995, s3=1095, s4=935)
 
 
@@ -320,12 +323,7 @@ def open_pair_big_bet_split() -> Scenario:
                                         "scenario")
     s.setup_stud("split").begin().deal3().third_fixed().street("fourth")
     s.act(4, "bet", 40).fold(1, (*DOWN[1], UP[1], "8c")).act(3, "call", 40)
-    for name in ("fifth", "sixth", "seventh"):
-        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
-    s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    s.muck(4, (*DOWN[4], "5c"))
+    s.heads_up_checked_down()
     return s.end(3, s1=975, s2=995, s3=1095, s4=935)
 
 
@@ -337,12 +335,7 @@ def open_pair_step_spread() -> Scenario:
                                       "wins")
     s.setup_stud("step_spread").begin().deal3().third_fixed().street("fourth")
     s.act(4, "bet", 35).fold(1, (*DOWN[1], UP[1], "8c")).act(3, "call", 35)
-    for name in ("fifth", "sixth", "seventh"):
-        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
-    s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    s.muck(4, (*DOWN[4], "5c"))
+    s.heads_up_checked_down()
     return s.end(3, s1=975, s2=995, s3=1090, s4=940)
 
 
