@@ -80,18 +80,22 @@ def phh_text(summary: Mapping[str, Any], alerts: Sequence[Alert] = (), seen: Tab
         "actions = [",
         *(f"  {_q(a)}," for a in phh_actions(summary, index)),
         "]",
-        *_result_lines(summary, scale),
-        f"seats = {_list(seats)}",
-        f"hand = {int(summary['hand'])}",
-        f"table = {_q(str(summary['table']))}",
+        *_closing_lines(summary, seats, scale),
     ]
-    names = [s.get("player") for s in summary["seats"]]
-    if any(n is not None for n in names):
-        labels = [str(n) if n is not None else f"seat {s}" for n, s in zip(names, seats, strict=True)]
-        lines.append(f"players = {_list(labels)}")
     lines.append(f"_burns = {_list(burns)}")
     lines.append(f"_irregularities = {_list(f'{a.code} seat {a.seat}: {a.message}' for a in irregular)}")
     return "\n".join(lines) + "\n"
+
+
+def _closing_lines(summary: Mapping[str, Any], seats: Sequence[int], scale: int) -> list[str]:
+    """What every exported hand ends with, whatever the game: results, seats, hand, table, player names."""
+    out = [*_result_lines(summary, scale), f"seats = {_list(seats)}", f"hand = {int(summary['hand'])}",
+           f"table = {_q(str(summary['table']))}"]
+    names = [s.get("player") for s in summary["seats"]]
+    if any(n is not None for n in names):
+        labels = [str(n) if n is not None else f"seat {s}" for n, s in zip(names, seats, strict=True)]
+        out.append(f"players = {_list(labels)}")
+    return out
 
 
 def variant(summary: Mapping[str, Any], seen: TableSeen | None = None) -> str | None:
@@ -292,15 +296,8 @@ def stud_text(summary: Mapping[str, Any], alerts: Sequence[Alert], seen: TableSe
         "actions = [",
         *(f"  {_q(a)}," for a in stud_actions(summary, index, seen, lv.bring_in, scale)),
         "]",
-        *_result_lines(summary, scale),
-        f"seats = {_list(seats)}",
-        f"hand = {int(summary['hand'])}",
-        f"table = {_q(str(summary['table']))}",
+        *_closing_lines(summary, seats, scale),
     ]
-    names = [s.get("player") for s in summary["seats"]]
-    if any(n is not None for n in names):
-        labels = [str(n) if n is not None else f"seat {s}" for n, s in zip(names, seats, strict=True)]
-        lines.append(f"players = {_list(labels)}")
     lines.append(f"_irregularities = {_list(f'{a.code} seat {a.seat}: {a.message}' for a in irregular)}")
     return "\n".join(lines) + "\n"
 

@@ -37,6 +37,13 @@ _AMOUNT = re.compile(r"[0-9]{1,20}")
 MAX_ACTIONS = 1_000  # far above any real hand; bounds the work a hostile file can ask for
 
 
+def player_index(word: str, players: int) -> int:
+    """`p3` → 2: a PHH action's player, checked against the hand's player count."""
+    if not _PLAYER.fullmatch(word) or not 1 <= int(word[1:]) <= players:
+        raise PhhError(f"unknown player {word!r}")
+    return int(word[1:]) - 1
+
+
 class PhhError(ValueError):
     """A PHH file that cannot be read or played (one line, names the hand and the problem)."""
 
@@ -426,9 +433,7 @@ class Play:
                                          total=total, added=added))
 
     def _player(self, word: str) -> int:
-        if not _PLAYER.fullmatch(word) or not 1 <= int(word[1:]) <= self.hand.n:
-            raise PhhError(f"unknown player {word!r}")
-        return int(word[1:]) - 1
+        return player_index(word, self.hand.n)
 
     def _apply(self, w: list[str]) -> None:
         if not w:

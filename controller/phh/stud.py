@@ -14,9 +14,8 @@ import re
 from dataclasses import dataclass, field
 
 from controller.core.cards import is_card
-from controller.phh.hands import PhhError, PhhHand, Step
+from controller.phh.hands import PhhError, PhhHand, Step, player_index
 
-_PLAYER = re.compile(r"p[0-9]{1,3}")
 _AMOUNT = re.compile(r"[0-9]{1,20}")
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 THIRD_UP = (False, False, True)  # 3rd street: two down, one up
@@ -83,9 +82,7 @@ class StudPlay:
         return amount
 
     def _player(self, word: str) -> int:
-        if not _PLAYER.fullmatch(word) or not 1 <= int(word[1:]) <= self.hand.n:
-            raise PhhError(f"unknown player {word!r}")
-        return int(word[1:]) - 1
+        return player_index(word, self.hand.n)
 
     def _apply(self, w: list[str]) -> None:
         if not w:
