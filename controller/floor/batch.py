@@ -4,7 +4,8 @@ After a stall or at room load the client's queue holds many messages; writing th
 statement at a time makes the floor pay a commit per message. Here every message waiting in the queue
 (up to MAX_BATCH) is handled inside one store transaction, and the QoS 1 acknowledgements go to the
 broker only after the commit: if the floor dies or the commit fails, the broker delivers the whole batch
-again and the store's keys make the second delivery harmless.
+again and the store's keys make the second delivery harmless. When a statement inside fails, the store
+rolls the whole batch back (TransactionAborted) and its messages are handled again one at a time.
 
 Batches are small (MAX_BATCH): the browsers' live stream gets a batch's alerts right after its commit, so
 an alert waits for at most one batch of work in front of it. The retained QoS 0 state costs no write here
@@ -14,10 +15,14 @@ an alert waits for at most one batch of work in front of it. The retained QoS 0 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from controller.floor.errors import TransactionAborted
+
+log = logging.getLogger(__name__)
 MAX_BATCH = 50
 
 
@@ -44,7 +49,16 @@ async def consume(messages: Messages, handle: Callable[[str, bytes], Awaitable[N
         batch = [first]
         while len(messages) and len(batch) < max_batch:
             batch.append(await anext(messages))  # already queued: returns at once
-        async with transaction():
+        try:
+            async with transaction():
+                for msg in batch:
+                    await handle(str(msg.topic), payload_of(msg))
+        except TransactionAborted as exc:
+            # A statement failed and the store undid the whole batch (a deadlock between two floors on
+            # one database, a full disk, a value the database refuses). One at a time, each message
+            # commits or fails alone: stored, quarantined, or held for the store (Ingest.handle).
+            log.warning("floor: a batch of %d messages was rolled back (%s); storing them one by one",
+                        len(batch), exc)
             for msg in batch:
                 await handle(str(msg.topic), payload_of(msg))
         for msg in batch:

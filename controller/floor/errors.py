@@ -18,3 +18,7 @@ class StoreError(CardtableError, ConnectionError):
     """The alert store (SQLite file or PostgreSQL server) cannot be opened or used."""
 
     exit_code = 1
+
+
+class TransactionAborted(StoreError):
+    """A statement inside a store transaction failed, so the transaction was rolled back, not committed."""

@@ -121,18 +121,34 @@ class Ingest:
 
     @contextlib.asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
-        """One ingest batch: a store transaction whose browser events are sent once it is committed."""
+        """One ingest batch: a store transaction whose browser events are sent once it is committed.
+
+        When it is not committed, what the batch did to this object's own bookkeeping is undone as well
+        (counts, open faults, messages held for a full disk): its messages come again, either handed
+        over one by one (controller/floor/batch.py) or redelivered by the broker, and must not count
+        twice."""
         held = False
+        saved = (dict(self.counts), {t: dict(c) for t, c in self._open.items()}, len(self._held))
         try:
             async with self._store.transaction():
                 self._hub.hold()  # once the store is ours: waiting for it holds nobody's events back
                 held = True
                 yield
-        except BaseException:  # the batch or its commit failed: the broker delivers it again
+        except BaseException:
             if held:
                 self._hub.release(committed=False)
+            self._undo(saved)
             raise
         self._hub.release()
+
+    def _undo(self, saved: tuple[dict[str, int], dict[str, dict[str, int]], int]) -> None:
+        counts, open_faults, held = saved
+        self.counts.clear()
+        self.counts.update(counts)
+        self._open = open_faults
+        while len(self._held) > held:
+            self._held.pop()
+        self.counts["held"] = len(self._held)
 
     async def load(self) -> None:
         """Pick up dealer ids from stored states after a restart."""

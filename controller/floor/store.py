@@ -26,7 +26,7 @@ from controller.core.alerts import FAULT_SEVERITIES
 from controller.floor import counts
 from controller.floor.config import StoreConfig
 from controller.floor.dealers import FaultRow, HandRow, hand_seconds
-from controller.floor.errors import StoreError
+from controller.floor.errors import StoreError, TransactionAborted
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS alerts (
@@ -125,24 +125,38 @@ class Store(ABC):
 
     _lock: asyncio.Lock
     _owner: asyncio.Task[Any] | None = None  # the task inside transaction() (holds the lock)
+    _aborted = ""  # why a statement of the open transaction failed ("" while none has)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         """Several writes as one transaction (batched ingest, controller/floor/batch.py); every other
-        task waits until it is committed, so `seq` values still become visible in increasing order."""
+        task waits until it is committed, so `seq` values still become visible in increasing order.
+
+        Once a statement inside has failed, the transaction never commits, even when the caller caught
+        the error and went on: PostgreSQL aborts the whole transaction on a deadlock, SQLite rolls it back
+        on a full disk, and a COMMIT after that would report success for writes that were undone (the
+        chain test lost six alerts that way). TransactionAborted says so instead."""
         async with self._lock:
-            self._owner = asyncio.current_task()
+            self._owner, self._aborted = asyncio.current_task(), ""
             try:
                 await self._query("BEGIN")
                 try:
                     yield
+                    if self._aborted:
+                        raise TransactionAborted(self._aborted)
                 except BaseException:
                     with contextlib.suppress(StoreError):
                         await self._query("ROLLBACK")
                     raise
                 await self._query("COMMIT")
             finally:
-                self._owner = None
+                self._owner, self._aborted = None, ""
+
+    def _failed(self, message: str) -> StoreError:
+        """The StoreError for a failed statement; inside a transaction it also dooms the transaction."""
+        if self._in_transaction() and not self._aborted:
+            self._aborted = message
+        return StoreError(message)
 
     def _guard(self) -> contextlib.AbstractAsyncContextManager[Any]:
         """The store's lock, unless this task holds it already for a transaction."""
@@ -516,7 +530,7 @@ class SqliteStore(Store):
                     return run()
                 return await asyncio.to_thread(run)
             except sqlite3.OperationalError as exc:
-                raise StoreError(f"SQLite store {self._path}: {exc}") from None
+                raise self._failed(f"SQLite store {self._path}: {exc}") from None
 
     def _require(self) -> sqlite3.Connection:
         if self._db is None:
@@ -615,10 +629,27 @@ class PostgresStore(Store):
                     cur = await self._conn.execute(pg_sql, tuple(params))
                     return list(await cur.fetchall()) if cur.description else []
                 except psycopg.OperationalError as exc:
-                    self._conn = None
-                    if attempt == 2:
-                        raise StoreError(f"PostgreSQL: {str(exc).strip().splitlines()[0]}") from None
+                    await self._drop_if_broken()
+                    if attempt == 2 or self._conn is not None:  # a live connection: not worth a retry
+                        raise self._failed(f"PostgreSQL: {str(exc).strip().splitlines()[0]}") from None
+                except psycopg.Error as exc:
+                    if not self._in_transaction():
+                        raise  # autocommitted: only this statement failed (the caller quarantines it)
+                    # Any error aborts a PostgreSQL transaction; every statement after it would fail too.
+                    raise self._failed(f"PostgreSQL: {str(exc).strip().splitlines()[0]}") from None
         raise AssertionError("unreachable")
+
+    async def _drop_if_broken(self) -> None:
+        """Forget a connection the server dropped. A live one (a deadlock or a serialisation failure
+        aborts only the transaction) is kept: dropping it unclosed would leave its locks held until the
+        server noticed."""
+        conn = self._conn
+        if conn is not None and not conn.closed and not conn.broken:
+            return
+        self._conn = None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
 
 def open_store(cfg: StoreConfig) -> Store:

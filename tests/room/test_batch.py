@@ -202,3 +202,95 @@ def test_a_slow_browser_gets_the_latest_state_per_table_not_every_one() -> None:
     hub.publish({"type": "state", "table": "t1", "state": {"hand": 4}})
     assert drain(sub) == [("state", "t1", 4)]  # taken states do not swallow newer ones
     assert sub.coalesced == 2 and hub.statistics()["states_coalesced"] == 3
+
+
+def coded(table: str, n: int, code: str) -> Msg:
+    body = {"type": "alert", "id": f"{table}-h1-{n}", "table": table, "code": code, "severity": "error",
+            "message": "m"}
+    return Msg(f"cardtable/{table}/alerts", json.dumps(body).encode(), mid=n)
+
+
+def test_a_statement_that_fails_inside_a_batch_dooms_it_and_its_messages_are_stored_one_by_one(
+        tmp_path: Path) -> None:
+    """A failure the ingest catches (it holds the message for the store) must not let the batch commit:
+    SQLite rolls a transaction back on a full disk and PostgreSQL aborts it on a deadlock, so a COMMIT
+    would report the earlier messages stored when they are not, and they would be acknowledged and lost."""
+
+    async def run() -> tuple[list[int], int, dict[str, int], list[dict[str, Any]]]:
+        store = SqliteStore(tmp_path / "f.db")
+        await store.open()
+        ingest = Ingest(store=store, hub=Hub(), prefix="cardtable", dealers={})
+        real = store._query
+        failed: list[str] = []
+
+        async def flaky(sql: str, params: Any = (), *, durable: bool = False) -> list[tuple[Any, ...]]:
+            if sql.startswith("INSERT INTO alerts") and "t1-h1-3" in params and not failed:
+                failed.append(sql)
+                await real("ROLLBACK")  # as SQLite does on SQLITE_FULL
+                await real("BEGIN")
+                raise store._failed("SQLite store: database or disk is full")
+            return await real(sql, params, durable=durable)
+
+        store._query = flaky  # type: ignore[method-assign]
+        acked: list[int] = []
+        await consume(Queue([alert(n) for n in range(1, 6)]), ingest.handle, ingest.batch,
+                      lambda m: acked.append(m.mid))
+        n = await stored(store)
+        tables = await store.tables()
+        await store.close()
+        return acked, n, dict(ingest.counts), tables
+
+    acked, n, counts, tables = asyncio.run(run())
+    assert acked == [1, 2, 3, 4, 5] and n == 5  # every acknowledged message is stored
+    assert counts["alerts"] == 5 and counts["duplicates"] == 0 and counts["held"] == 0  # counted once
+    assert tables[0]["open"] == {"error": 5}
+
+
+def test_two_floors_deadlocking_on_one_database_lose_nothing(pg_dsn: str) -> None:
+    """Two central floors (a shared subscription) write one PostgreSQL database; batches that take the
+    count rows in opposite orders deadlock, and the server aborts one of them. Every alert of both batches
+    is stored exactly once and acknowledged only then (the chain test lost six alerts here)."""
+    import uuid
+
+    import psycopg
+
+    from controller.floor.store import PostgresStore
+
+    schema = f"deadlock_test_{uuid.uuid4().hex[:12]}"
+
+    async def run() -> tuple[dict[str, list[int]], list[tuple[str, str]], list[dict[str, int]]]:
+        stores = [PostgresStore(pg_dsn, schema), PostgresStore(pg_dsn, schema)]
+        for s in stores:
+            await s.open()
+        ingests = [Ingest(store=s, hub=Hub(), prefix="cardtable", dealers={}) for s in stores]
+        queues = {"ta": [coded("ta", 1, "BURN_MISSING"), coded("ta", 2, "CARD_EXPOSED")],
+                  "tb": [coded("tb", 1, "CARD_EXPOSED"), coded("tb", 2, "BURN_MISSING")]}
+        barrier = asyncio.Barrier(2)
+        acked: dict[str, list[int]] = {"ta": [], "tb": []}
+
+        def handler(ingest: Ingest) -> Any:
+            first_pass = [True]
+
+            async def handle(topic: str, payload: bytes) -> None:
+                await ingest.handle(topic, payload)
+                if first_pass[0]:  # both batches hold one count row each before taking the other's
+                    first_pass[0] = False
+                    await barrier.wait()
+            return handle
+
+        await asyncio.gather(*(consume(Queue(queues[t]), handler(i), i.batch,
+                                       lambda m, t=t: acked[t].append(m.mid))
+                               for t, i in zip(queues, ingests, strict=True)))
+        rows = [(str(t), str(a)) for t, a in await stores[0]._query("SELECT table_id, alert_id FROM alerts")]
+        for s in stores:
+            await s.close()
+        return acked, rows, [dict(i.counts) for i in ingests]
+
+    try:
+        acked, rows, counts = asyncio.run(run())
+    finally:
+        with psycopg.connect(pg_dsn, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    assert acked == {"ta": [1, 2], "tb": [1, 2]}
+    assert sorted(rows) == [("ta", "ta-h1-1"), ("ta", "ta-h1-2"), ("tb", "tb-h1-1"), ("tb", "tb-h1-2")]
+    assert [c["alerts"] for c in counts] == [2, 2] and [c["held"] for c in counts] == [0, 0]
