@@ -16,6 +16,7 @@ from controller.floor.config import FloorConfig
 from controller.floor.gaps import Streams
 from controller.floor.hub import Hub
 from controller.floor.ingest import Ingest
+from controller.floor.ledger import Ledger
 from controller.floor.link import BrokerLink, floor_client_id
 from controller.floor.store import Store, open_store
 from controller.floor.web import Floor, build_app
@@ -30,11 +31,13 @@ class FloorService:
         self.hub = Hub()
         self.ingest = Ingest(store=self.store, hub=self.hub, prefix=cfg.broker.prefix, dealers=cfg.dealers,
                              clock=clock, rooms=cfg.broker.rooms)
-        # Sequence numbers: gaps, duplicates, resend requests, broker drop counters (gaps.py);
-        # not tracked by a floor sharing its subscription with others (it sees part of each stream)
-        self.streams = Streams(self.ingest, prefix=cfg.broker.prefix, track=cfg.broker.share_group is None)
+        # Sequence numbers: gaps, duplicates, resend requests, broker drop counters (gaps.py); a floor
+        # sharing its subscription with others sees part of each stream and tracks through the database
+        client_id = floor_client_id(cfg.broker.client_id, cfg.store)
+        ledger = None if cfg.broker.share_group is None else Ledger(self.store, client_id)
+        self.streams = Streams(self.ingest, prefix=cfg.broker.prefix, rooms=cfg.broker.rooms, ledger=ledger)
         self.link = BrokerLink(cfg.broker, ingest=self.streams, store=self.store,  # type: ignore[arg-type]
-                               client_id=floor_client_id(cfg.broker.client_id, cfg.store))
+                               client_id=client_id)
         self.link.transaction = self.ingest.batch  # the browsers see a batch's alerts once it is committed
         self.link.subscriptions += self.streams.subscriptions()
         self.link.with_client.append(self.streams.pump)

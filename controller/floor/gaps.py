@@ -21,6 +21,8 @@ from typing import Any, Protocol
 
 from controller.aio import wait_event
 from controller.core.catalogue import entry
+from controller.floor.errors import StoreError
+from controller.floor.ledger import Ledger
 from controller.floor.store import Store
 
 log = logging.getLogger("cardtable.floor")
@@ -101,12 +103,16 @@ class Streams:
     """The gap tracker; wraps the ingest (`handle`) so a message counts only once it is stored."""
 
     def __init__(self, ingest: Handler, *, prefix: str, grace_s: float = 2.0, retry_s: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic, track: bool = True) -> None:
+                 clock: Callable[[], float] = time.monotonic, track: bool = True, rooms: bool = False,
+                 ledger: Ledger | None = None) -> None:
         self._ingest = ingest
         self._prefix = prefix
-        # False for a floor on a shared subscription: it sees only part of each stream, so every message
-        # goes straight to the ingest (the store's keys still drop duplicates); the broker drops are watched.
+        self._rooms = rooms  # a central floor: tables are `<room>/<table>`
+        # False: every message goes straight to the ingest (the store's keys still drop duplicates), only
+        # the broker drops are watched. A floor on a shared subscription sees only part of each stream: it
+        # tracks through the shared database instead (`ledger`, controller/floor/ledger.py).
         self.track = track
+        self._ledger = ledger
         self.grace_s = grace_s  # a hole younger than this may still be in flight (QoS 0 state overtakes)
         self.retry_s = retry_s  # ask again after this long (the answer queues behind other messages)
         self._clock = clock
@@ -121,7 +127,9 @@ class Streams:
     def subscriptions(self) -> list[tuple[str, int]]:
         """What the floor subscribes to besides the contract's topics (heartbeat, broker counters)."""
         drops = [(t, 0) for t in DROP_TOPICS]
-        return [(f"{self._prefix}/+/health", 0), *drops] if self.track else drops
+        if not self.track or self._ledger is not None:  # the heartbeat is not bridged to head office
+            return drops
+        return [(f"{self._prefix}/{'+/+' if self._rooms else '+'}/health", 0), *drops]
 
     # --- incoming -----------------------------------------------------------------------------------
     async def handle(self, topic: str, payload: bytes) -> None:
@@ -133,24 +141,49 @@ class Streams:
         if not self.track:
             return None
         block = _stream_block(payload) if kind in ("alerts", "hands", "state", "health") else None
-        if block is None or not table or "/" in table:
+        if block is None or not table or table.count("/") != (1 if self._rooms else 0):
             return None
         key = (table, block["session"])
-        stream = self.streams.setdefault(key, Stream())
         seq, last = _number(block, "seq"), _number(block, "last")
+        if self._ledger is not None:
+            return await self._to_ledger(self._ledger, key, seq, last)
         if seq is not None and seq > 0:
             self.counts["numbered"] += 1
+        if self.absorb(key, seq=seq, last=last) is False:
+            self.counts["duplicates"] += 1
+        return None
+
+    async def _to_ledger(self, ledger: Ledger, key: tuple[str, str], seq: int | None, last: int | None
+                         ) -> None:
+        if last is not None:
+            ledger.saw_last(key, last)
+        # A message the ingest could only hold (the store refuses writes) is not noted: were it lost with
+        # the process, the leader would see its hole and ask for it again.
+        if seq is not None and seq > 0 and not getattr(self._ingest, "holding", False):
+            self.counts["numbered"] += 1
+            await ledger.record(key, seq)  # inside the message's own transaction
+
+    def absorb(self, key: tuple[str, str], *, seq: int | None = None, last: int | None = None) -> bool | None:
+        """Note a stored seq and/or a table's announced `last`; False if the seq was already there."""
+        stream = self.streams.setdefault(key, Stream())
+        new = None
+        if seq is not None and seq > 0:
             stream.arrived = self._clock()
             high = stream.high
-            if not stream.add(seq):
-                self.counts["duplicates"] += 1
+            new = stream.add(seq)
             if stream.high > high:
                 stream.wait = 0.0  # progress: a partial answer is followed up without backing off
                 self._moved.add(key)
         if last is not None:
             stream.last = max(stream.last, last)
         self._mark(key, stream)
-        return None
+        return new
+
+    def reset(self) -> None:
+        """Forget every stream (a shared-subscription floor that took or lost the gap lease)."""
+        self.streams.clear()
+        self._holes.clear()
+        self._moved.clear()
 
     def _mark(self, key: tuple[str, str], stream: Stream) -> None:
         if stream.missing() <= 0:
@@ -239,12 +272,18 @@ class Streams:
         """Create the table and take up the stored high-water marks (after a restart of the floor)."""
         if not self.track:
             return  # nothing to take up (and no table to create alongside the other floor processes)
+        if self._ledger is not None:
+            return await self._ledger.create()
         await store._script(_SCHEMA)
         for table, session, high in await store._query("SELECT table_id, session, high FROM streams"):
             self.streams[(table, session)] = Stream(high=int(high), stored_high=int(high))
 
     async def save(self, store: Store) -> None:
-        """Write the high-water marks that moved (lagging is harmless: a resend is deduplicated)."""
+        """Write the high-water marks that moved (lagging is harmless: a resend is deduplicated); on a
+        shared subscription, write the `last` values seen and, as the leader, read the peers' seqs."""
+        if self._ledger is not None:
+            await self._ledger.flush()
+            return await self._ledger.sync(self)
         moved, self._moved = self._moved, set()
         rows = [(t, sess, self.streams[(t, sess)].high) for t, sess in sorted(moved)
                 if self.streams[(t, sess)].high != self.streams[(t, sess)].stored_high]
@@ -259,7 +298,11 @@ class Streams:
     async def run_saver(self, store: Store, every_s: float = 1.0) -> None:
         while True:
             await asyncio.sleep(every_s)
-            await self.save(store)
+            try:
+                await self.save(store)
+            except StoreError as exc:  # the marks stay in memory and are written next time
+                log.warning("floor: sequence marks not saved: %s", exc)
 
     def statistics(self) -> dict[str, Any]:
-        return {"streams": len(self.streams), **self.counts, "degraded": self.degraded()}
+        shared = {} if self._ledger is None else {"gap_leader": self._ledger.leader}
+        return {"streams": len(self.streams), **self.counts, "degraded": self.degraded(), **shared}

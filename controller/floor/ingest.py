@@ -150,6 +150,11 @@ class Ingest:
             self._held.pop()
         self.counts["held"] = len(self._held)
 
+    @property
+    def holding(self) -> bool:
+        """Messages are held in memory because the store refuses writes (see handle)."""
+        return bool(self._held)
+
     async def load(self) -> None:
         """Pick up dealer ids from stored states after a restart."""
         for row in await self._store.tables():

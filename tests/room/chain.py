@@ -63,7 +63,8 @@ class CentralBroker(Broker):
             subprocess.run([MOSQUITTO_PASSWD, "-b", str(pw), user, password], check=True, capture_output=True)
         acl = (CONFIG / "central.acl").read_text()
         for room in self.rooms[1:]:  # the shipped file has room1's block; one more per room
-            acl += f"\nuser bridge-{room}\ntopic write cardtable/{room}/#\n"
+            acl += (f"\nuser bridge-{room}\ntopic write cardtable/{room}/#\n"
+                    f"topic read cardtable/{room}/+/cmd/resend\n")
         acl += "\nuser observer\ntopic read cardtable/#\n"
         (self.dir / "acl").write_text(acl)
         (self.dir / "data").mkdir(exist_ok=True)

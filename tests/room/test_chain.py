@@ -147,7 +147,9 @@ def check(out: dict[str, Any], cut_s: float) -> None:
           f"room floors got {out['room_during']} during the cut, central {out['central_during']}; "
           f"central stored {len(central)} ({len(set(central))} distinct); link connections {out['links']}; "
           f"central ingest per process {[h['ingest']['alerts'] for h in out['health']]}, duplicates dropped "
-          f"{[h['ingest']['duplicates'] for h in out['health']]}")
+          f"{[h['ingest']['duplicates'] for h in out['health']]}; gap lease "
+          f"{[h['broker']['streams'].get('gap_leader') for h in out['health']]}, resend requests "
+          f"{[h['broker']['streams']['resend_requests'] for h in out['health']]}")
     assert len(central) == len(set(central)) and set(central) == every  # each alert exactly once, no other
     for room in ROOMS:
         got = out["rooms"][room]
@@ -157,6 +159,9 @@ def check(out: dict[str, Any], cut_s: float) -> None:
     assert all(n >= 2 for n in out["links"].values())  # each bridge was connected, and again after the cut
     # both central processes took a share of the messages (the shared subscription splits them)
     assert all(h["ingest"]["alerts"] > 0 for h in out["health"])
+    # one central process held the gap lease, and at the end it saw every stream whole
+    assert [h["broker"]["streams"]["gap_leader"] for h in out["health"]].count(True) == 1
+    assert not any(h["broker"]["streams"]["degraded"] for h in out["health"])
 
 
 @pytest.mark.timeout(600)
@@ -226,3 +231,89 @@ def _alert(table: str, i: int) -> bytes:
     return json.dumps({"type": "alert", "id": f"{table}-s-h1-{i}", "t": float(i), "table": table, "hand": 1,
                        "code": "KNOCK_EARLY", "severity": "warning", "street": "preflop", "seat": None,
                        "cards": [], "message": "knock", "remedy": "", "rule": ""}).encode()
+
+
+def _numbered(table: str, seq: int) -> bytes:
+    import json
+
+    body = json.loads(_alert(table, seq))
+    return json.dumps({**body, "stream": {"session": "s1", "seq": seq}}).encode()
+
+
+@pytest.mark.skipif(not available(), reason="mosquitto not installed")
+def test_central_floors_find_a_hole_and_the_room_fills_it(tmp_path: Path, central_schema: dict[str, Any]
+                                                          ) -> None:
+    """Head office loses alerts a room still has (its bridge queue overflowed, or the central broker died
+    before writing them): two central floors on one shared subscription share their seqs through the
+    database, the one holding the gap lease sees the hole (and the tail the table's state announces), shows
+    the table degraded and asks on `cmd/resend`; the room's bridge carries the request back to the table,
+    whose answer comes out through the bridge and fills the hole, each alert stored once."""
+    central = CentralBroker(tmp_path / "central", ["room1"])
+    room = RoomBroker(tmp_path / "room1", "room1", central.port)
+
+    def cfg(name: str) -> Any:
+        return parse_config({
+            "broker": {"host": "127.0.0.1", "port": central.port, "username": CENTRAL_USER[0],
+                       "password": CENTRAL_USER[1], "client_id": name, "backoff_initial": 0.1,
+                       "backoff_max": 0.5, "rooms": True, "share_group": "central"},
+            "store": central_schema, "web": {"host": "127.0.0.1", "port": 0}, "users": users_config()})
+
+    async def table(asked: list[dict[str, Any]]) -> None:
+        """The table in the room: answers resend requests from its outbox (here: republishes the seqs)."""
+        import json
+
+        async with aiomqtt.Client("127.0.0.1", room.port, username="sim", password=USERS["sim"]) as c:
+            await c.subscribe("cardtable/room1/t1/cmd/resend", qos=1)
+            async for msg in c.messages:
+                req = json.loads(bytes(msg.payload))  # type: ignore[arg-type]
+                asked.append(req)
+                await asyncio.sleep(1.5)  # a busy room: the floor must show the hole meanwhile
+                for seq in range(req["from"], req["to"] + 1):
+                    await c.publish("cardtable/room1/t1/alerts", _numbered("t1", seq), qos=1)
+
+    async def main() -> dict[str, Any]:
+        import json
+
+        asked: list[dict[str, Any]] = []
+        async with running(cfg("central-a")) as a, running(cfg("central-b")) as b:
+            for svc in (a, b):
+                svc.streams.grace_s, svc.streams.retry_s = 0.5, 1.0
+            assert await poll(lambda: a.link.connected and b.link.connected, 10)
+            responder = asyncio.create_task(table(asked))
+            await asyncio.sleep(0.5)  # subscribed in the room, and the bridge's `in` subscription is up
+            # What reached head office: 1, 2, 4 and a state saying the table has sent 6 (3, 5, 6 lost).
+            bridge = ("bridge-room1", "bridge-room1-secret")
+            async with aiomqtt.Client("127.0.0.1", central.port, username=bridge[0], password=bridge[1]) as c:
+                for seq in (1, 2, 4):
+                    await c.publish("cardtable/room1/t1/alerts", _numbered("t1", seq), qos=1)
+                state = {"hand": 2, "stream": {"session": "s1", "last": 6}}
+                await c.publish("cardtable/room1/t1/state", json.dumps(state).encode(), qos=0)
+            leader = await poll(lambda: next((s for s in (a, b) if s.streams.statistics().get("gap_leader")),
+                                             None), 10)
+            assert leader is not None
+            def hole() -> Any:
+                d = leader.streams.statistics()["degraded"].get("room1/t1")
+                return d if d and d["missing"] == 3 else None
+
+            degraded = await poll(hole, 10)
+            whole = await poll(lambda: len(_central_rows(central_schema)) >= 6, 30)
+            healed = await poll(lambda: not leader.streams.statistics()["degraded"], 10)
+            stats = [s.streams.statistics() for s in (a, b)]
+            responder.cancel()
+            await asyncio.gather(responder, return_exceptions=True)
+            return {"degraded": degraded, "whole": whole, "healed": healed, "asked": asked, "stats": stats}
+
+    try:
+        central.start()
+        room.start()
+        out = asyncio.run(main())
+    finally:
+        room.stop()
+        central.stop()
+    rows = _central_rows(central_schema)
+    print(f"\ncentral gaps: degraded {out['degraded']}; asked {out['asked']}; stats {out['stats']}")
+    assert out["degraded"]  # the table was shown degraded: 3, 5 and the tail 6 missing
+    assert out["whole"] and out["healed"]
+    assert sorted(rows) == [("room1/t1", f"t1-s-h1-{i}") for i in range(1, 7)]  # each once
+    assert sum(1 for s in out["stats"] if s["gap_leader"]) == 1  # one process asks, not both
+    assert {(r["from"], r["to"]) for r in out["asked"]} >= {(3, 3), (5, 6)}
