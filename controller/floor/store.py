@@ -172,7 +172,7 @@ class Store(ABC):
         # counted once.
         for stmt in counts.TABLES:
             await self._query(stmt)
-        if not await self._query("SELECT version FROM counts_version"):
+        if not await self._query("SELECT version FROM counts_version WHERE version = ?", (counts.VERSION,)):
             for stmt in counts.BACKFILL:
                 await self._query(stmt)
         for stmt in self.triggers:
@@ -355,8 +355,9 @@ class Store(ABC):
     async def stats(self, since: float | None = None) -> dict[str, Any]:
         """Fault alerts per 100 hands, by dealer and by code (hands counted from `…/hands` summaries)."""
         if since is None:  # all time: the counts the triggers keep
-            hand_rows = await self._query("SELECT dealer, n FROM hand_counts")
-            fault_rows = await self._query("SELECT dealer, code, n FROM fault_counts")
+            hand_rows = await self._query("SELECT dealer, SUM(n) FROM hand_tallies GROUP BY dealer")
+            fault_rows = await self._query("SELECT dealer, code, SUM(n) FROM fault_tallies"
+                                           " GROUP BY dealer, code")
             return build_stats({d: int(n) for d, n in hand_rows}, [(d, c, int(n)) for d, c, n in fault_rows])
         cond, params = ("WHERE received >= ?", (since,)) if since is not None else ("", ())
         hands = await self._query(f"SELECT COALESCE(dealer, ''), COUNT(*) FROM hands {cond} GROUP BY 1",

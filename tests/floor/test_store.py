@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from controller.floor.config import StoreConfig
@@ -102,3 +103,49 @@ def test_history_filters_tables_and_stats(store_section: dict[str, Any]) -> None
 def test_stats_without_hands_has_no_rate() -> None:
     st = build_stats({}, [("D-9", "KNOCK_MISSING", 3)])
     assert st["per100"] is None and st["by_dealer"][0]["per100"] is None and st["faults"] == 3
+
+
+def test_a_store_counted_by_version_1_is_counted_again_in_shards(tmp_path: Path) -> None:
+    """A store from before the sharded tallies (unsharded fault_counts/hand_counts, their triggers) is
+    counted once into the new tables on open; the old tables and triggers are gone, new alerts count."""
+    import sqlite3
+
+    from controller.floor.store import SqliteStore
+
+    path = tmp_path / "old.sqlite3"
+
+    async def fill() -> None:
+        store = SqliteStore(path)
+        await store.open()
+        for i in range(3):
+            await store.add_alert({"table": "t1", "id": f"a{i}", "code": "BURN_MISSING", "severity": "error"},
+                                  dealer="D1", received=1.0)
+        await store.close()
+
+    asyncio.run(fill())
+    with sqlite3.connect(path) as db:  # turn it into what version 1 left behind
+        db.executescript(
+            "DROP TABLE fault_tallies; DROP TABLE hand_tallies; DROP TRIGGER alerts_tallied;"
+            " DROP TRIGGER hands_tallied; DELETE FROM counts_version;"
+            " CREATE TABLE fault_counts (dealer TEXT NOT NULL, code TEXT NOT NULL, n BIGINT NOT NULL,"
+            " PRIMARY KEY (dealer, code));"
+            " CREATE TABLE hand_counts (dealer TEXT PRIMARY KEY, n BIGINT NOT NULL);"
+            " INSERT INTO fault_counts VALUES ('D1', 'BURN_MISSING', 3);"
+            " INSERT INTO counts_version VALUES (1);"
+            " CREATE TRIGGER alerts_counted AFTER INSERT ON alerts BEGIN"
+            " UPDATE fault_counts SET n = n + 1 WHERE dealer = NEW.dealer AND code = NEW.code; END;")
+
+    async def reopen() -> dict[str, Any]:
+        store = SqliteStore(path)
+        await store.open()
+        await store.add_alert({"table": "t1", "id": "a9", "code": "BURN_MISSING", "severity": "error"},
+                              dealer="D1", received=2.0)
+        stats = await store.stats()
+        await store.close()
+        return stats
+
+    stats = asyncio.run(reopen())
+    with sqlite3.connect(path) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+    assert not names & {"fault_counts", "hand_counts", "alerts_counted", "hands_counted"}
+    assert stats["faults"] == 4 and stats["by_code"] == [{"code": "BURN_MISSING", "count": 4, "per100": None}]

@@ -204,10 +204,10 @@ def test_a_slow_browser_gets_the_latest_state_per_table_not_every_one() -> None:
     assert sub.coalesced == 2 and hub.statistics()["states_coalesced"] == 3
 
 
-def coded(table: str, n: int, code: str) -> Msg:
-    body = {"type": "alert", "id": f"{table}-h1-{n}", "table": table, "code": code, "severity": "error",
+def on_table(table: str, alert_id: str, mid: int) -> Msg:
+    body = {"type": "alert", "id": alert_id, "table": table, "code": "BURN_MISSING", "severity": "error",
             "message": "m"}
-    return Msg(f"cardtable/{table}/alerts", json.dumps(body).encode(), mid=n)
+    return Msg(f"cardtable/{table}/alerts", json.dumps(body).encode(), mid=mid)
 
 
 def test_a_statement_that_fails_inside_a_batch_dooms_it_and_its_messages_are_stored_one_by_one(
@@ -247,8 +247,8 @@ def test_a_statement_that_fails_inside_a_batch_dooms_it_and_its_messages_are_sto
 
 
 def test_two_floors_deadlocking_on_one_database_lose_nothing(pg_dsn: str) -> None:
-    """Two central floors (a shared subscription) write one PostgreSQL database; batches that take the
-    count rows in opposite orders deadlock, and the server aborts one of them. Every alert of both batches
+    """Two central floors (a shared subscription) write one PostgreSQL database; batches that take rows in
+    opposite orders deadlock, and the server aborts one of them. Every alert of both batches
     is stored exactly once and acknowledged only then (the chain test lost six alerts here)."""
     import uuid
 
@@ -263,10 +263,12 @@ def test_two_floors_deadlocking_on_one_database_lose_nothing(pg_dsn: str) -> Non
         for s in stores:
             await s.open()
         ingests = [Ingest(store=s, hub=Hub(), prefix="cardtable", dealers={}) for s in stores]
-        queues = {"ta": [coded("ta", 1, "BURN_MISSING"), coded("ta", 2, "CARD_EXPOSED")],
-                  "tb": [coded("tb", 1, "CARD_EXPOSED"), coded("tb", 2, "BURN_MISSING")]}
+        # Each batch files the first alert of a table new to the store (a row in `tables`, uncommitted),
+        # then one of the table the other batch has just filed: each waits for the other's commit.
+        queues = {"fa": [on_table("tx", "fa-1", 1), on_table("ty", "fa-2", 2)],
+                  "fb": [on_table("ty", "fb-1", 1), on_table("tx", "fb-2", 2)]}
         barrier = asyncio.Barrier(2)
-        acked: dict[str, list[int]] = {"ta": [], "tb": []}
+        acked: dict[str, list[int]] = {"fa": [], "fb": []}
 
         def handler(ingest: Ingest) -> Any:
             first_pass = [True]
@@ -291,6 +293,6 @@ def test_two_floors_deadlocking_on_one_database_lose_nothing(pg_dsn: str) -> Non
     finally:
         with psycopg.connect(pg_dsn, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    assert acked == {"ta": [1, 2], "tb": [1, 2]}
-    assert sorted(rows) == [("ta", "ta-h1-1"), ("ta", "ta-h1-2"), ("tb", "tb-h1-1"), ("tb", "tb-h1-2")]
+    assert acked == {"fa": [1, 2], "fb": [1, 2]}
+    assert sorted(rows) == [("tx", "fa-1"), ("tx", "fb-2"), ("ty", "fa-2"), ("ty", "fb-1")]
     assert [c["alerts"] for c in counts] == [2, 2] and [c["held"] for c in counts] == [0, 0]
