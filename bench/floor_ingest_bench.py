@@ -56,9 +56,15 @@ def broker_conf(port: int, workdir: Path) -> str:
     return "\n".join([*out, f"user {getpass.getuser()}", f"log_dest file {workdir}/mosquitto.log"]) + "\n"
 
 
+# A spread of codes as a room raises them (one code for every alert would make one hot count row).
+CODES = ("DECK_INCOMPLETE", "BOXED_CARD", "CARD_OFF_TABLE", "DEAL_BEFORE_BLINDS", "DEAL_WRONG_FIRST_SEAT",
+         "DEAL_OUT_OF_ORDER", "DEAL_EMPTY_SEAT", "DEAL_SEAT_SKIPPED")
+
+
 def alert_lines(table: str, n: int) -> str:
     return "".join(json.dumps({"type": "alert", "id": f"{table}-h{i}-1", "t": float(i), "table": table,
-                               "hand": i, "code": "BURN_MISSING", "severity": "error", "street": "flop",
+                               "hand": i, "code": CODES[i % len(CODES)], "severity": "error",
+                               "street": "flop",
                                "seat": None, "cards": [], "message": "m" * 80, "remedy": "r" * 160,
                                "rule": "000 §2.6", "stream": {"session": "bench", "seq": i + 1}}) + "\n"
                    for i in range(n))
