@@ -225,7 +225,9 @@ class Streams:
             # the tail: a hole that has lasted the grace period, of a table quiet for as long (its
             # messages may queue behind others at the broker while its QoS 0 state overtakes them)
             quiet = now - max(s.arrived, s.since) >= self.grace_s
-            got = s.received()
+            # On a shared subscription a hole below the newest may be a peer's batch not yet committed
+            # (or read): every hole waits like a tail there.
+            got = s.received() if self._ledger is None else 0
             ranges = [(lo, hi) for lo, hi in s.gaps() if hi < got or quiet]
             if not ranges:
                 continue
