@@ -127,9 +127,9 @@ class Streams:
     def subscriptions(self) -> list[tuple[str, int]]:
         """What the floor subscribes to besides the contract's topics (heartbeat, broker counters)."""
         drops = [(t, 0) for t in DROP_TOPICS]
-        if not self.track or self._ledger is not None:  # the heartbeat is not bridged to head office
+        if not self.track or self._rooms:  # the heartbeat is not bridged to head office
             return drops
-        return [(f"{self._prefix}/{'+/+' if self._rooms else '+'}/health", 0), *drops]
+        return [(f"{self._prefix}/+/health", 0), *drops]
 
     # --- incoming -----------------------------------------------------------------------------------
     async def handle(self, topic: str, payload: bytes) -> None:

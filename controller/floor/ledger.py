@@ -73,11 +73,17 @@ class Ledger:
     async def flush(self) -> None:
         """Write the `last` values seen since the previous flush (the greatest one stays)."""
         rows, self._lasts = sorted((t, s, n) for (t, s), n in self._lasts.items()), {}
-        if rows:
+        if not rows:
+            return
+        try:
             await self._store._many(
                 "INSERT INTO stream_last (table_id, session, last) VALUES (?, ?, ?) ON CONFLICT (table_id,"
                 " session) DO UPDATE SET last = CASE WHEN excluded.last > stream_last.last THEN excluded.last"
                 " ELSE stream_last.last END", rows)
+        except StoreError:
+            for table, session, last in rows:  # written next time, unless a newer one came meanwhile
+                self.saw_last((table, session), last)
+            raise
 
     async def sync(self, streams: Streams) -> None:
         """Renew or take the lease; as the leader, bring `streams` up to the database's rows."""

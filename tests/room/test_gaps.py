@@ -157,3 +157,48 @@ def test_a_room_prefix_names_the_same_table() -> None:
     feed(st, "cardtable/room1/t1/alerts", msg(2))
     assert st.requests() == [("t1", {"session": "s1", "from": 1, "to": 1})]
     assert st.subscriptions()[0] == ("cardtable/room1/+/health", 0)
+
+
+def test_shared_floors_one_gap_leader_at_a_time_and_a_lapsed_lease_is_taken_over(tmp_path: Path) -> None:
+    """Two floors on a shared subscription and one store: each records the seqs it took; only the lease
+    holder rebuilds the streams and asks; when it stops renewing, the other takes over after LEASE_S and
+    finds the same hole from the rows both wrote."""
+    from controller.floor.ledger import LEASE_S, Ledger
+
+    async def run() -> list[Any]:
+        store = SqliteStore(tmp_path / "f.db")
+        await store.open()
+        now = [1000.0]
+        floors = []
+        for name in ("a", "b"):
+            ledger = Ledger(store, f"floor-{name}", clock=lambda: now[0])
+            st = Streams(Recorder(), prefix="cardtable/x", rooms=True, ledger=ledger, grace_s=1.0,
+                         clock=lambda: now[0])
+            await st.load(store)
+            floors.append(st)
+        a, b = floors
+        await a.handle("cardtable/x/room1/t1/alerts", msg(1))
+        await b.handle("cardtable/x/room1/t1/alerts", msg(3))  # 2 went nowhere
+        state = {"stream": {"session": "s1", "last": 4}}
+        await b.handle("cardtable/x/room1/t1/state", json.dumps(state).encode())
+        out: list[Any] = []
+        for st in (a, b, a):  # a takes the lease; b writes the `last` it saw; a reads it
+            await st.save(store)
+        out.append([st.statistics()["gap_leader"] for st in (a, b)])
+        now[0] += 2.0
+        out.append(a.requests())  # the leader asks for 2 and the tail 4, once the table is quiet
+        out.append(b.requests())  # the other process asks for nothing
+        now[0] += LEASE_S + 1  # a stops (it does not save any more); b renews and takes over
+        await b.save(store)
+        out.append([st.statistics()["gap_leader"] for st in (a, b)])
+        now[0] += 2.0
+        out.append(b.statistics()["degraded"])
+        await store.close()
+        return out
+
+    leaders, asked_a, asked_b, after, degraded = asyncio.run(run())
+    assert leaders == [True, False]
+    assert asked_a == [("room1/t1", {"session": "s1", "from": 2, "to": 2}),
+                       ("room1/t1", {"session": "s1", "from": 4, "to": 4})] and asked_b == []
+    assert after == [True, True]  # a has not yet noticed (it would on its next save) ...
+    assert degraded["room1/t1"]["missing"] == 2  # ... while b already sees the hole from both floors' rows
