@@ -696,6 +696,50 @@ def dead_hand_absent_bring_in() -> Scenario:
     return s.next_hand(1).end(3, s1=1040, s2=990, s3=1000, s4=970)
 
 
+# --- hand lifecycle rows (catalogue L) in stud -----------------------------------------------------
+@stud
+def misdeal_called() -> Scenario:
+    s = Stud("misdeal_called", "after the initial deal, before the bring-in, the dealer presses misdeal: "
+                               "MISDEAL_CALLED, the hand is void (000 §2.4; 004 §4); the redeal (antes stay) "
+                               "is played out as in clean_fixed, then the next hand")
+    s.setup_stud().begin().deal3().e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "third", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def hole_card_in_muck() -> Scenario:
+    s = Stud("hole_card_in_muck", "4th street: seat 1's down-card As reaches the muck while seat 4 is to "
+                                  "act: HOLE_CARD_IN_MUCK, seat 1's hand is dead, its chips stay (000 §1.5; "
+                                  "001 §13); seats 4 and 3 check it down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").gone("seat1", "As").card("muck", "As")
+    s.expect("HOLE_CARD_IN_MUCK", 1, "fourth", "dead_hand").muck(1, ("Kd", "7c", "8c"))
+    s.checks((4, 3)).heads_up_checked_down()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def action_after_fold() -> Scenario:
+    s = Stud("action_after_fold", "4th street: seat 4 checks; while seat 1 is to act seat 3 pushes its "
+                                  "four cards forward and seat 1 checks on it: ACTION_AFTER_FOLD, seat 3's "
+                                  "hand is dead (001 §13(b)); seats 4 and 1 check it down, seat 1's aces "
+                                  "and tens win; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check")
+    for c in (*DOWN[3], UP[3], "5s"):
+        s.gone("seat3", c)
+    s.act(1, "check").expect("ACTION_AFTER_FOLD", 3, "fourth", "dead_hand")
+    for c in (*DOWN[3], UP[3], "5s"):
+        s.card("muck", c)
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(1).end(3, s1=1050, s2=990, s3=990, s4=970)
+
+
 # --- the open pair on 4th street per betting structure (002 §4) --------------------------------------
 def _open_pair_small_bet_raised(s: Stud, to: int) -> Stud:
     """4th street: seat 4 (open jacks) bets 20, seat 1 raises to `to`, seats 3 and 4 call it."""
