@@ -74,14 +74,16 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seats", type=int, default=None,
                    help="seats at the table, 2…10 (default 9; stud and mixed 2…7, default 7)")
     p.add_argument("--game", choices=("holdem", "stud", "mixed"), default="holdem",
-                   help="holdem (no limit, default), stud (fixed-limit seven-card stud, 002) or mixed "
-                        "(limit hold'em and stud alternating every --rotate hands, HORSE's H and S)")
+                   help="holdem (no limit unless --limit, default), stud (seven-card stud, 002; fixed limit "
+                        "unless --limit) or mixed (limit hold'em and stud alternating every --rotate hands, "
+                        "HORSE's H and S)")
     p.add_argument("--rotate", type=int, default=8, metavar="N",
                    help="with --game mixed: hands per game before the rotation switches (default 8)")
-    p.add_argument("--limit", choices=("no", "pot", "fixed"), default="no",
-                   help="hold'em's betting structure: no limit (default), pot limit, or fixed limit "
-                        "(big blind preflop and flop, twice it on turn and river); stud and --game mixed "
-                        "are fixed limit throughout")
+    p.add_argument("--limit", choices=("no", "pot", "fixed"), default=None,
+                   help="the betting structure: hold'em no limit (default), pot limit, or fixed limit (big "
+                        "blind preflop and flop, twice it on turn and river); stud fixed limit (default), "
+                        "pot or no limit (the highest up-card brings in, 002 §3); --game mixed is fixed "
+                        "limit throughout")
     p.add_argument("--speed", type=_speed, default=None, metavar="fast|real|N",
                    help="fast (default: as fast as the daemon takes events), real, or N× real time")
     p.add_argument("--inject", type=_share, default=0.3, metavar="RATE",
@@ -276,6 +278,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.rotate < 1:
         print(f"cardtable {NAME}: --rotate must be at least 1", file=sys.stderr)
+        return 2
+    if args.game == "mixed" and args.limit not in (None, "fixed"):
+        print(f"cardtable {NAME}: --limit {args.limit}: --game mixed is dealt at fixed limit",
+              file=sys.stderr)
         return 2
     if args.hands < 1:
         print(f"cardtable {NAME}: --hands must be at least 1", file=sys.stderr)

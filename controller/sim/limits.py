@@ -1,4 +1,5 @@
-"""The simulator's own fixed-limit betting round (limit hold'em and stud): fixed sizes, a cap, bring-in.
+"""The simulator's stud betting rounds: fixed limit (sizes, cap, bring-in, open pair) and the bring-in
+on top of the pot- and no-limit round. Limit hold'em plays rounds.py's `Round(limit="fixed")`.
 
 Independent of controller/core/betting.py and structures.py on purpose: the follow and score tests check
 the engine against it. It keeps to the readings every rulebook shares, and its players avoid the rest:
@@ -10,7 +11,10 @@ the engine against it. It keeps to the readings every rulebook shares, and its p
   (all-in for less if it must) or folds, so the short-all-in reopening rules never come up;
 - an open pair on 4th street (002 §4): the opener may bet the small or the big bet; after a small bet
   nobody raises, after a big bet every raise is a big bet (so both readings of "the higher limit"
-  agree on every action the simulator makes).
+  agree on every action the simulator makes);
+- pot and no limit (`BringInRound`): the highest up-card brings in below the small bet (002 §3); the next
+  seats call it or complete it to the small bet or more (up to the pot in pot limit); after that a raise
+  is at least the last increment and a small bet.
 """
 
 from __future__ import annotations
@@ -91,4 +95,38 @@ class FixedRound(Round):
         return "bet" if opened else "raise"
 
 
-__all__ = ["CAP_RAISES", "FixedRound"]
+class BringInRound(Round):
+    """A pot- or no-limit stud round: rounds.py's round, plus the forced bring-in on 3rd street."""
+
+    def __init__(self, *, seats: Sequence[int], stacks: Mapping[int, int], limit: str, small_bet: int,
+                 bring_in: int = 0, pot: int = 0) -> None:
+        super().__init__(seats=seats, stacks=stacks, posted={}, bb=small_bet, current_bet=0, limit=limit,
+                         pot=pot)
+        self.small_bet = small_bet
+        self.bring_in = bring_in
+        self.open_bring_in = False  # the bring-in is the bet to call and nobody completed it yet
+
+    def post_bring_in(self, seat: int) -> str:
+        """The bring-in as a `bet` below the minimum: the bet to call, not a full bet. The next wager
+        completes it: from the small bet up (to the pot in pot limit), and the smallest raise after that
+        is the completion's increment, at least a small bet."""
+        total = min(self.bring_in, self.behind[seat])
+        self.pending = [seat, *(s for s in self.pending if s != seat)]
+        name = self.act(seat, total)
+        if total < self.small_bet:
+            self.open_bring_in = True
+            self.min_raise = self.small_bet - total  # a completion to the small bet is a full wager
+        return "bet" if name == "allin" else name
+
+    def _raise(self, seat: int, total: int, all_in: bool) -> str:
+        completing = self.open_bring_in and total - self.current_bet >= self.min_raise
+        name = super()._raise(seat, total, all_in)
+        if completing:
+            self.open_bring_in = False
+            self.min_raise = max(self.min_raise, self.small_bet)
+        return name
+
+
+StudRound = FixedRound | BringInRound
+
+__all__ = ["CAP_RAISES", "BringInRound", "FixedRound", "StudRound"]

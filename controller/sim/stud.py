@@ -3,8 +3,9 @@
 The physical log follows interfaces.md §1a: antes are `chips` events before the deal, an up-card is a
 `card` event followed by an `exposed` event for the same card, a down-card has none, the bring-in is a
 `bet` of the bring-in and its completion a `raise` to the small bet. Seats are dealt from the dealer's
-left (the lowest seat) clockwise; there is no button and no blind. Betting is fixed limit
-(controller/sim/limits.py). Like the rest of controller/sim this model does not import the engine.
+left (the lowest seat) clockwise; there is no button and no blind. Betting is fixed limit, or pot or no
+limit with the bring-in by the highest up-card (controller/sim/limits.py). Like the rest of
+controller/sim this model does not import the engine.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from controller.core.events import ActionEvent, ChipsEvent, HandStart
 from controller.core.profiles import Profile
 from controller.sim.hand import Clock, HandPlay, Hooks, Outcome, Seating
-from controller.sim.limits import FixedRound
+from controller.sim.limits import BringInRound, FixedRound, StudRound
 from controller.sim.players import Policy
 from controller.sim.rounds import Round
 from controller.sim.settle import Pot, odd_chips_for, settle
@@ -79,9 +80,10 @@ class StudPlay(HandPlay):
 
     def __init__(self, *, seating: Seating, stakes: StudStakes, profile: Profile, deck: Sequence[str],
                  uids: Mapping[str, str] | None, clock: Clock, rng: random.Random, policy: Policy,
-                 fault: Hooks | None = None, game: str | None = None) -> None:
+                 fault: Hooks | None = None, game: str | None = None, limit: str = "fixed") -> None:
         super().__init__(seating=seating, sb=stakes.bring_in, bb=stakes.small_bet, chip=1, profile=profile,
-                         deck=deck, uids=uids, clock=clock, rng=rng, policy=policy, fault=fault, game=game)
+                         deck=deck, uids=uids, clock=clock, rng=rng, policy=policy, fault=fault, game=game,
+                         limit=limit)
         self.stakes = stakes
         self.up: dict[int, list[str]] = {s: [] for s in seating.dealt_in}  # face-up cards per seat
         self.antes: dict[int, int] = {}
@@ -188,7 +190,7 @@ class StudPlay(HandPlay):
         """Who must act first: the bring-in on 3rd street, the highest showing hand later."""
         live = self.live()
         if street == "third":
-            low = bring_in_seat({s: self.up[s][-1] for s in live})
+            low = bring_in_seat({s: self.up[s][-1] for s in live}, high=self.limit in ("pot", "no"))
         else:
             low = first_to_act({s: self.up[s] for s in live}, live)
         # All-in (on the ante, or earlier): the opening passes to the next seat clockwise that still has
@@ -205,29 +207,34 @@ class StudPlay(HandPlay):
         first = self.opener(street)
         self.first = first
         i = live.index(first)
-        order = live[i:] + live[:i]
+        return self.round_for(live[i:] + live[:i], street)
+
+    def round_for(self, order: list[int], street: str) -> StudRound:
+        """The street's betting round over `order` (the first to act first) in the hand's structure."""
+        stacks = {s: self.behind[s] for s in order}
+        bring_in = self.stakes.bring_in if street == "third" else 0
+        if self.limit in ("pot", "no"):
+            return BringInRound(seats=order, stacks=stacks, limit=self.limit, small_bet=self.stakes.small_bet,
+                                bring_in=bring_in, pot=sum(self.committed.values()))
         big = self.stakes.big_bet if street == "fourth" and self.open_pair() else None
-        return FixedRound(seats=order, stacks={s: self.behind[s] for s in order}, posted={},
-                          bet=self.bet_size(street), big_bet=big,
-                          bring_in=self.stakes.bring_in if street == "third" else 0)
+        return FixedRound(seats=order, stacks=stacks, posted={}, bet=self.bet_size(street), big_bet=big,
+                          bring_in=bring_in)
 
     def betting(self, street: str) -> None:
         self.street = street
         rnd = self.new_round(street)
-        assert isinstance(rnd, FixedRound)
         self.round = rnd
         if street == "third" and (self.fault is None or not self.fault.bring_in(self, rnd)):
             self.bring_in(rnd, self.first)
         rnd = self.round  # an injector may have started the round over (a wrong bring-in that stands)
-        assert isinstance(rnd, FixedRound)
         while not self.void and rnd.to_act is not None:
             if self.fault is not None and self.fault.before_action(self, rnd):
                 continue
             self.play_turn(rnd)
         self._close_round(rnd)
 
-    def bring_in(self, rnd: FixedRound, seat: int | None) -> None:
-        assert seat is not None
+    def bring_in(self, rnd: Round, seat: int | None) -> None:
+        assert seat is not None and isinstance(rnd, FixedRound | BringInRound)
         if rnd.behind[seat] <= 0:
             return
         name = rnd.post_bring_in(seat)
@@ -237,7 +244,7 @@ class StudPlay(HandPlay):
 
     def play_turn(self, rnd: Round, *, think: tuple[float, float] | None = None) -> None:
         seat = rnd.to_act
-        assert seat is not None and isinstance(rnd, FixedRound)
+        assert seat is not None
         opt = rnd.options(seat)
         decision = self.policy.decide(opt, pot=self.pot_total(), bb=self.bb)
         lo, hi = think or (1.0, 8.0)
@@ -245,7 +252,8 @@ class StudPlay(HandPlay):
             self.fold(rnd, seat, lo, hi)
             return
         total = decision.total
-        if (rnd.big_bet and rnd.current_bet == 0 and opt.may_raise and total == opt.min_total
+        if (isinstance(rnd, FixedRound) and rnd.big_bet and rnd.current_bet == 0 and opt.may_raise
+                and total == opt.min_total
                 and rnd.committed[seat] + rnd.behind[seat] >= rnd.big_bet and self.rng.random() < 0.5):
             total = rnd.big_bet  # open pair on 4th: the opener chooses the higher limit
         self.act(rnd, seat, total, lo, hi)

@@ -211,7 +211,6 @@ class StudBringInWrong(Fault):
 
     def bring_in(self, hp: HandPlay, rnd: Round) -> bool:
         sp = _stud(hp)
-        assert isinstance(rnd, FixedRound)
         right = sp.first
         others = [s for s in rnd.pending if s != right and rnd.behind[s] >= sp.stakes.bring_in]
         if right is None or not others or rnd.behind[right] <= 0:
@@ -228,8 +227,7 @@ class StudBringInWrong(Fault):
         # the wrong bring-in stands: the round starts over from it
         live = [s for s in rnd.order]
         i = live.index(wrong)
-        fresh = FixedRound(seats=live[i:] + live[:i], stacks={s: rnd.behind[s] for s in live}, posted={},
-                           bet=rnd.bet, bring_in=amount)
+        fresh = sp.round_for(live[i:] + live[:i], "third")
         fresh.post_bring_in(wrong)
         sp.round = fresh
         return True
@@ -320,6 +318,9 @@ class StudSmallRaiseAfterOpenPair(_FourthStreetOpening):
         self.seat = nxt
         return True
 
+
+# Injectors about the fixed-limit sizes of 4th street (002 §4): left out of pot- and no-limit stud.
+FIXED_ONLY: frozenset[str] = frozenset({"STUD_BIG_BET_WITHOUT_PAIR", "STUD_SMALL_RAISE_AFTER_OPEN_PAIR"})
 
 STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_DEAL_ORDER": StudDealOrder,

@@ -5,19 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from controller.core.cards import FULL_DECK
 from controller.core.events import DeckEvent, Event, LevelEvent, SeatEvent
 from controller.core.profiles import Profile, get_profile
 from controller.sim.faults import ANTE_FAULTS, FAULTS, Fault
 from controller.sim.hand import Clock, HandPlay, Seating
-from controller.sim.limits import FixedRound
 from controller.sim.players import Policy, Style
-from controller.sim.rounds import Round
 from controller.sim.stud import MAX_SEATS as STUD_MAX_SEATS
 from controller.sim.stud import StudPlay, StudStakes, stud_seating
-from controller.sim.studfaults import LIMIT_HOLDEM_FAULTS, STUD_FAULTS
+from controller.sim.studfaults import FIXED_ONLY, LIMIT_HOLDEM_FAULTS, STUD_FAULTS
 
 # (sb, bb) per level; a level lasts LEVEL_HANDS hands, then the blinds go up
 LEVELS: tuple[tuple[int, int], ...] = (
@@ -81,7 +78,7 @@ class VirtualTable:
                  faults: tuple[str, ...] | None = None, min_stack_bb: int = 8,
                  max_stack_bb: int = 150, level_hands: int = LEVEL_HANDS,
                  reactions: tuple[str, ...] = ("remedy",), ante: str = "none", game: str = "holdem",
-                 rotate: int = ROTATE_HANDS, limit: str = "no") -> None:
+                 rotate: int = ROTATE_HANDS, limit: str | None = None) -> None:
         if not 2 <= seats <= 10:
             raise ValueError(f"seats must be 2…10, got {seats}")
         if game not in GAMES:
@@ -110,11 +107,13 @@ class VirtualTable:
         if ante not in ("none", "bb"):
             raise ValueError(f"ante must be none or bb, got {ante!r}")
         self.bb_ante = ante == "bb"  # a big-blind ante of one big blind (TDA 2024), level event ante_mode bb
+        if limit is None:  # the game's usual structure: no-limit hold'em, fixed-limit stud and mixed
+            limit = "no" if game == "holdem" else "fixed"
         if limit not in ("no", "pot", "fixed"):
             raise ValueError(f"limit must be no, pot or fixed, got {limit!r}")
-        if limit != "no" and game != "holdem":
-            raise ValueError(f"limit applies to hold'em only: {game} is dealt at fixed limit")
-        self.limit = limit  # the level's betting structure (fixed: big blind / twice it)
+        if limit != "fixed" and game == "mixed":
+            raise ValueError("the mixed rotation (limit hold'em and stud) is dealt at fixed limit")
+        self.limit = limit  # the betting structure of hold'em (fixed: big blind / twice it) or stud
         known: dict[str, type[Fault]] = {**FAULTS, **STUD_FAULTS}
         self.known = known
         # Ante injectors only where there is an ante (so the other tables' seeds draw as before).
@@ -126,7 +125,8 @@ class VirtualTable:
         # the injectors each game draws from (limit hold'em: the hold'em ones that fit a fixed limit)
         self.pools = {"holdem": tuple(sorted(k for k in FAULTS if k in wanted)),
                       "limit": tuple(sorted(k for k in LIMIT_HOLDEM_FAULTS if k in wanted)),
-                      "stud": tuple(sorted(k for k in STUD_FAULTS if k in wanted))}
+                      "stud": tuple(sorted(k for k in STUD_FAULTS if k in wanted
+                                           and (limit == "fixed" or k not in FIXED_ONLY)))}
         self.fault_kinds = self.pools["holdem"] if game == "holdem" else tuple(sorted(
             {*self.pools["stud"], *(self.pools["limit"] if game == "mixed" else ())}))
         self.state = _State(players={}, stacks={}, t=start_t)
@@ -214,8 +214,9 @@ class VirtualTable:
         if st.game == "limit":  # interfaces.md §1a: the level names the game and the structure
             return LevelEvent(t=t, sb=k.small_bet // 2, bb=k.small_bet, game="holdem", limit="fixed",
                               small_bet=k.small_bet, big_bet=k.big_bet)
-        return LevelEvent(t=t, sb=0, bb=0, ante=k.ante, game="stud7", limit="fixed",  # no blinds (§1a)
-                          bring_in=k.bring_in, small_bet=k.small_bet, big_bet=k.big_bet)
+        big = k.big_bet if self.limit == "fixed" else 0  # pot and no limit have no big bet
+        return LevelEvent(t=t, sb=0, bb=0, ante=k.ante, game="stud7", limit=self.limit,  # no blinds (§1a)
+                          bring_in=k.bring_in, small_bet=k.small_bet, big_bet=big)
 
     def _seat_everyone(self, clock: Clock) -> None:
         """A fresh table: every seat gets a player and a fresh stack (a new deck with tags)."""
@@ -352,33 +353,14 @@ class VirtualTable:
             policy = Policy(self.rng, style=style, unit=k.small_bet)
             return StudPlay(seating=seating, stakes=k, profile=self.profile, deck=FULL_DECK, uids=uids,
                             clock=clock, rng=self.rng, policy=policy, fault=hooks,  # type: ignore[arg-type]
-                            game="stud7" if self.game == "mixed" else None)
+                            game="stud7" if self.game == "mixed" else None, limit=self.limit)
         sb, bb = self.level_blinds()
         policy = Policy(self.rng, style=style, unit=sb)
-        if st.game == "limit":
-            return LimitHoldemPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile,
-                                   deck=FULL_DECK, uids=uids, clock=clock, rng=self.rng, policy=policy,
-                                   fault=hooks, big_bet=self.stakes().big_bet,
-                                   game="holdem" if self.game == "mixed" else None)
-        return HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile, bb_ante=self.bb_ante,
-                        deck=FULL_DECK, uids=uids, clock=clock, rng=self.rng, policy=policy,
-                        fault=hooks, limit=self.limit)  # type: ignore[arg-type]
-
-
-class LimitHoldemPlay(HandPlay):
-    """Fixed-limit hold'em: small bet (= big blind) preflop and on the flop, big bet on turn and river."""
-
-    def __init__(self, *, big_bet: int, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.big_bet = big_bet
-
-    def new_round(self, street: str) -> Round:
-        rnd = super().new_round(street)
-        size = self.bb if street in ("preflop", "flop") else self.big_bet
-        posted = {s: c for s, c in rnd.committed.items() if c}
-        out = FixedRound(seats=rnd.order, stacks=rnd.behind, posted=posted, bet=size,
-                         current_bet=rnd.current_bet, bets=1 if street == "preflop" else 0)
-        return out
+        limit = "fixed" if st.game == "limit" else self.limit  # mixed: limit hold'em (small bet = bb)
+        return HandPlay(seating=seating, sb=sb, bb=bb, chip=1, profile=self.profile,
+                        bb_ante=self.bb_ante and st.game == "holdem", deck=FULL_DECK, uids=uids, clock=clock,
+                        rng=self.rng, policy=policy, fault=hooks,  # type: ignore[arg-type]
+                        game="holdem" if self.game == "mixed" else None, limit=limit)
 
 
 def _next(ring: list[int], seat: int) -> int:

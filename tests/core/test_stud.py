@@ -161,3 +161,28 @@ def test_every_stud_handler_named_in_the_table_exists() -> None:
         assert callable(getattr(StudHand, name, None)), (pair, name)
         assert StudHand.HANDLERS[pair] is getattr(StudHand, name)
     assert Hand.HANDLERS[("deal", "hole")] is Hand.h_hole_deal  # the hold'em table is untouched
+
+
+def _replay(lines: list[str]) -> tuple[list[Alert], Engine]:
+    eng = Engine(profile=get_profile("cuca"), strict=True)
+    alerts: list[Alert] = []
+    for _line, ev in read_events(iter(lines), max_seat=10):
+        alerts += [o for o in eng.feed(ev) if isinstance(o, Alert)]
+    return alerts, eng
+
+
+def test_absent_bring_in_seat_posted_by_the_dealer_as_its_bet_is_not_a_second_bet() -> None:
+    """The dealer may put an absent seat's bring-in in through the console (the seat's `bet`) instead of
+    the chip reader: it is the bring-in the core already posted, not an action of a dead hand."""
+    log = SCENARIOS / "stud_dead_hand_absent_bring_in.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    chips = next(i for i, x in enumerate(lines) if '"type":"chips","seat":3,"amount":10' in x)
+    t = json.loads(lines[chips])["t"]
+    as_bet = [*lines[:chips], json.dumps({"t": t, "type": "action", "seat": 3, "action": "bet", "amount": 10})
+              + "\n", *lines[chips + 1:]]
+    by_chips, eng_chips = _replay(lines)
+    by_bet, eng_bet = _replay(as_bet)
+    assert [a.code for a in by_bet] == [a.code for a in by_chips]
+    assert "BAD_EVENT" not in [a.code for a in by_bet]
+    assert {s: i.stack for s, i in eng_bet.seats.seats.items()} == \
+        {s: i.stack for s, i in eng_chips.seats.seats.items()}

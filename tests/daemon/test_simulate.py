@@ -67,11 +67,27 @@ def test_same_seed_same_result() -> None:
     (["--broker", "http://x"], "--broker http://x: expected mqtt://"),
     (["--inject", "2"], "expected a share between 0 and 1"),
     (["--speed", "warp"], "expected fast, real or a factor"),
+    (["--game", "mixed", "--limit", "pot"], "--game mixed is dealt at fixed limit"),
 ])
 def test_bad_options_one_line_exit_2(args: list[str], message: str) -> None:
     res = simulate(*args)
     assert res.returncode == 2
     assert message in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("limit", ["pot", "no"])
+def test_stud_at_pot_and_no_limit(limit: str, tmp_path: Path) -> None:
+    """`--game stud --limit pot|no`: the level names the structure, the highest up-card brings in, and
+    the core finds every injected error with no false alert."""
+    log = tmp_path / "s.jsonl"
+    res = simulate("--game", "stud", "--limit", limit, "--hands", "12", "--inject", "0.5", "--seed", "4",
+                   "--direct", "--json", "--log", str(log))
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout.splitlines()[-1])
+    assert sum(s["injected"].values()) >= 3 and s["missed"] == {} and s["clean_fault_alerts"] == {}
+    levels = [json.loads(x) for x in log.read_text().splitlines() if '"type":"level"' in x]
+    # the writer leaves out "limit" when it is "no" (the default)
+    assert levels and all(lv["game"] == "stud7" and lv.get("limit", "no") == limit for lv in levels)
 
 
 def test_unreachable_broker_is_an_error_before_any_hand(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ engine. Run `python tests/scenarios/build.py` after editing; the runner test (te
 every log and compares code, seat and street of every alert, in order.
 
 The first line of each expected file is a header `{"profile": …, "about": …}`: the profile the log is
-replayed with and what the scenario shows.
+replayed with and what the scenario shows. An expected alert may also name its `severity` (a dealing
+error that is a misdeal in one case and an error or a dead hand in another).
 """
 
 from __future__ import annotations
@@ -37,8 +38,13 @@ class Scenario:
         self.events.append({"t": self.t, "type": kind, **fields})
         return self
 
-    def expect(self, code: str, seat: int | None = None, street: str = "preflop") -> Scenario:
-        self.expected.append({"code": code, "seat": seat, "street": street})
+    def expect(self, code: str, seat: int | None = None, street: str = "preflop",
+               severity: str | None = None) -> Scenario:
+        """One expected alert; `severity` when the scenario is about it (misdeal, dead hand or error)."""
+        want: dict[str, Any] = {"code": code, "seat": seat, "street": street}
+        if severity is not None:
+            want["severity"] = severity
+        self.expected.append(want)
         return self
 
     # --- building blocks ------------------------------------------------------------------------

@@ -31,6 +31,7 @@ LEVELS = {
     "fixed": {"limit": "fixed", "bring_in": 10, "small_bet": 20, "big_bet": 40},
     "split": {"limit": "split", "bring_in": 10, "small_bet": 20, "big_bet": 40},
     "step_spread": {"limit": "step_spread", "bring_in": 10, "small_bet": 20, "big_bet": 40},
+    "spread": {"limit": "spread", "bring_in": 10, "small_bet": 20, "big_bet": 40},
     "pot": {"limit": "pot", "bring_in": 10, "small_bet": 20},
     "no": {"limit": "no", "bring_in": 10, "small_bet": 20},
 }
@@ -118,6 +119,22 @@ class Stud(Scenario):
         for c in (*DOWN[3], "Qs"):
             self.e("exposed", zone="seat3", card=c)
         return self.muck(4, (*DOWN[4], "5c"))
+
+    def next_hand(self, last_winner: int, bring_in: int = 3) -> Stud:
+        """The next hand: it starts (the last one is settled, POT_AWARD), is dealt and tracked; everybody
+        folds to the bring-in, which comes back uncalled (each seat -5, `bring_in` +15)."""
+        self.e("hand_start", dt=5.0).expect("POT_AWARD", last_winner, "showdown")
+        for seat in (1, 2, 3, 4):
+            self.e("chips", seat=seat, amount=5)
+        self.deal3().act(bring_in, "bet", 10)
+        for seat in [x for x in (1, 2, 3, 4) if x > bring_in] + [x for x in (1, 2, 3, 4) if x < bring_in]:
+            self.fold(seat)
+        return self.expect("UNCALLED_BET", bring_in, "showdown")
+
+    def clean_redeal(self) -> Stud:
+        """After a misdeal: the redeal (antes stay) played as clean_fixed, then the next hand."""
+        self.begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown")
+        return self.show_three().next_hand(3)
 
     def end(self, winner: int, **stacks: int) -> Stud:
         self.e("session_end", dt=2.0).expect("POT_AWARD", winner, "showdown")
@@ -561,6 +578,238 @@ def common_card() -> Scenario:
         s.e("exposed", zone="seat8", card=c)
     s.end(8, **{f"s{x}": 985 for x in range(1, 8)}, s8=1105)
     return s
+
+
+# --- dealing errors of the H rows, in stud (catalogue H; docs/rules.md "Seven-card stud") ------------
+# clean_fixed's stacks (975, 995, 1055, 975) after the next hand (everyone -5, seat 3 +15):
+AFTER_CLEAN = {"s1": 970, "s2": 990, "s3": 1070, "s4": 970}
+
+
+@stud
+def deal_empty_seat() -> Scenario:
+    s = Stud("deal_empty_seat", "initial deal: after the first round's card to seat 4 the dealer gives a "
+                                "card to empty seat 5: DEAL_EMPTY_SEAT, a misdeal (004 §4(2e); in stud as in "
+                                "hold'em); the redeal is played out as in clean_fixed, then the next hand")
+    s.setup_stud().begin()
+    for seat in (1, 2, 3, 4):
+        s.card(f"seat{seat}", DOWN[seat][0])
+    s.card("seat5", "Kh").expect("DEAL_EMPTY_SEAT", 5, "deal", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def deal_empty_seat_fourth() -> Scenario:
+    s = Stud("deal_empty_seat_fourth", "4th street: the dealer gives an up-card to empty seat 5 between "
+                                       "seats 3 and 4: DEAL_EMPTY_SEAT as an error, not a misdeal (the "
+                                       "initial deal is over); the card is taken away, seat 4 gets its "
+                                       "card and the hand is played out as in clean_fixed; next hand")
+    s.setup_stud().begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(3, "5s")
+    s.card("seat5", "Kh").expect("DEAL_EMPTY_SEAT", 5, "fourth", "error")
+    s.gone("seat5", "Kh").card("muck", "Kh")
+    s.up(4, "Jd").checks().rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def too_many_cards() -> Scenario:
+    s = Stud("too_many_cards", "after the initial deal, before any action, seat 2 receives a fourth card: "
+                               "DEAL_TOO_MANY_CARDS, a misdeal before two actions (000 §2.4; 004 §4(2g)); "
+                               "the redeal is played out as in clean_fixed, then the next hand")
+    s.setup_stud().begin().deal3().card("seat2", "Kh").expect("DEAL_TOO_MANY_CARDS", 2, "third", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def too_many_cards_dead() -> Scenario:
+    s = Stud("too_many_cards_dead", "seat 1 is found with a fourth card after two actions (bring-in, "
+                                    "completion): DEAL_TOO_MANY_CARDS, its hand is dead, its ante stays "
+                                    "(000 §2.4; 004 §4(4)); seat 2 folds, seat 3 calls; seats 3 and 4 check "
+                                    "it down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(4, "raise", 20).card("seat1", "Kh")
+    s.expect("DEAL_TOO_MANY_CARDS", 1, "third", "dead_hand").muck(1, (*DOWN[1], UP[1], "Kh"))
+    s.fold(2).act(3, "call", 20).street("fourth", seats=(3, 4)).checks((4, 3)).heads_up_checked_down()
+    return s.next_hand(3).end(3, s1=990, s2=990, s3=1050, s4=970)
+
+
+@stud
+def deal_seat_skipped() -> Scenario:
+    s = Stud("deal_seat_skipped", "the up-card round stops before seat 4 and seat 3 brings in: "
+                                  "DEAL_SEAT_SKIPPED, a misdeal before two actions (000 §2.4; 004 §4(2f)); "
+                                  "the bring-in does not count; the redeal is played out, then the next hand")
+    s.setup_stud().begin()
+    for rnd in range(2):
+        for seat in (1, 2, 3, 4):
+            s.card(f"seat{seat}", DOWN[seat][rnd])
+    s.up(1, "7c").up(2, "4d").up(3, "2c").act(3, "bet", 10).expect("DEAL_SEAT_SKIPPED", 4, "deal", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_off_table() -> Scenario:
+    s = Stud("card_off_table", "seat 2's first down-card leaves its reader during the initial deal and is "
+                               "not seen again; the deal is finished; at the bring-in: CARD_OFF_TABLE, a "
+                               "misdeal (000 §2.4); the redeal is played out, then the next hand")
+    s.setup_stud().begin().card("seat1", "As").card("seat2", "2h").gone("seat2", "2h")
+    s.card("seat3", "Qc").card("seat4", "9s")
+    for seat in (1, 2, 3, 4):
+        s.card(f"seat{seat}", DOWN[seat][1])
+    for seat in (1, 2, 3, 4):
+        s.up(seat, UP[seat])
+    s.act(3, "bet", 10).expect("CARD_OFF_TABLE", 2, "third", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def dead_hand_absent() -> Scenario:
+    s = Stud("dead_hand_absent", "seat 2 is away when the initial deal completes: DEAD_HAND_ABSENT, its hand "
+                                 "is dead and mucked, its ante stays (000 §1.5; 001 §6); 3rd street without "
+                                 "it, played out as in clean_fixed; seat 2 is back for the next hand")
+    s.setup_stud().begin().e("present", seat=2, present=False).deal3()
+    s.expect("DEAD_HAND_ABSENT", 2, "deal", "dead_hand")
+    s.muck(2, (*DOWN[2], UP[2])).act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20)
+    s.act(3, "call", 20).rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    s.e("present", seat=2, present=True)
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def dead_hand_absent_bring_in() -> Scenario:
+    s = Stud("dead_hand_absent_bring_in", "seat 3 holds the bring-in card (2c) and is away when the deal "
+                                          "completes: DEAD_HAND_ABSENT; its ante and its bring-in are posted "
+                                          "(as an absent player's blinds; TDA's at-your-seat rule) and stay "
+                                          "in, the dealer puts in the 10 (no alert); seat 4 completes, seat "
+                                          "1 calls, seat 2 folds; checked down, seat 1's aces and tens beat "
+                                          "seat 4's jacks and nines; "
+                                          "seat 3 is back for the next hand")
+    s.setup_stud().begin().e("present", seat=3, present=False).deal3()
+    s.expect("DEAD_HAND_ABSENT", 3, "deal", "dead_hand")
+    s.e("chips", seat=3, amount=10).muck(3, (*DOWN[3], UP[3]))
+    s.act(4, "raise", 20).act(1, "call", 20).fold(2)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.muck(4, (*DOWN[4], "5c")).e("present", seat=3, present=True)
+    return s.next_hand(1).end(3, s1=1040, s2=990, s3=1000, s4=970)
+
+
+# --- hand lifecycle rows (catalogue L) in stud -----------------------------------------------------
+@stud
+def misdeal_called() -> Scenario:
+    s = Stud("misdeal_called", "after the initial deal, before the bring-in, the dealer presses misdeal: "
+                               "MISDEAL_CALLED, the hand is void (000 §2.4; 004 §4); the redeal (antes stay) "
+                               "is played out as in clean_fixed, then the next hand")
+    s.setup_stud().begin().deal3().e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "third", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def hole_card_in_muck() -> Scenario:
+    s = Stud("hole_card_in_muck", "4th street: seat 1's down-card As reaches the muck while seat 4 is to "
+                                  "act: HOLE_CARD_IN_MUCK, seat 1's hand is dead, its chips stay (000 §1.5; "
+                                  "001 §13); seats 4 and 3 check it down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").gone("seat1", "As").card("muck", "As")
+    s.expect("HOLE_CARD_IN_MUCK", 1, "fourth", "dead_hand").muck(1, ("Kd", "7c", "8c"))
+    s.checks((4, 3)).heads_up_checked_down()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def action_after_fold() -> Scenario:
+    s = Stud("action_after_fold", "4th street: seat 4 checks; while seat 1 is to act seat 3 pushes its "
+                                  "four cards forward and seat 1 checks on it: ACTION_AFTER_FOLD, seat 3's "
+                                  "hand is dead (001 §13(b)); seats 4 and 1 check it down, seat 1's aces "
+                                  "and tens win; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check")
+    for c in (*DOWN[3], UP[3], "5s"):
+        s.gone("seat3", c)
+    s.act(1, "check").expect("ACTION_AFTER_FOLD", 3, "fourth", "dead_hand")
+    for c in (*DOWN[3], UP[3], "5s"):
+        s.card("muck", c)
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(1).end(3, s1=1050, s2=990, s3=990, s4=970)
+
+
+# --- the open pair on 4th street per betting structure (002 §4) --------------------------------------
+def _open_pair_small_bet_raised(s: Stud, to: int) -> Stud:
+    """4th street: seat 4 (open jacks) bets 20, seat 1 raises to `to`, seats 3 and 4 call it."""
+    return s.street("fourth").act(4, "bet", 20).act(1, "raise", to).act(3, "call", to).act(4, "call", to)
+
+
+@stud
+def open_pair_small_bet_raise_fixed() -> Scenario:
+    about = ("fixed limit, open jacks on 4th street: seat 4 bets the small bet (20); seat 1 raises by the "
+             "small bet (to 40), but after an open pair every raise of the round is the big bet (002 §4, to "
+             "60): BET_BELOW_MINIMUM, under cuca half a raise is a call; seat 3 calls; checked down; "
+             "next hand")
+    s = Stud("open_pair_small_bet_raise_fixed", about)
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "bet", 20).act(1, "raise", 40)
+    s.expect("BET_BELOW_MINIMUM", 1, "fourth").act(3, "call", 20)
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=950, s2=990, s3=1110, s4=950)
+
+
+@stud
+def open_pair_pot() -> Scenario:
+    s = Stud("open_pair_pot", "pot limit, open jacks on 4th street: the open pair changes nothing (002 §4 "
+                              "names split and step-spread limit; the pot bounds the bets): seat 4 bets 20 "
+                              "and seat 1 raises by 20 (to 40), a legal pot-limit raise (at fixed limit the "
+                              "same raise is below the big bet); all call; checked down; next hand")
+    s.setup_stud("pot").begin().deal3()
+    s.act(4, "bet", 10).act(1, "raise", 20).fold(2).act(3, "call", 20).act(4, "call", 20)
+    _open_pair_small_bet_raised(s, 40).rest_checked("fifth")
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3, bring_in=4).end(4, s1=930, s2=990, s3=1130, s4=950)
+
+
+@stud
+def open_pair_no_limit() -> Scenario:
+    s = Stud("open_pair_no_limit", "no limit, open jacks on 4th street: no effect (002 §4): seat 4 bets 20, "
+                                   "seat 1 raises by 20 (to 40), a full no-limit raise; all call; checked "
+                                   "down; next hand")
+    s.setup_stud("no").begin().deal3().act(4, "bet", 10).act(1, "call", 10).fold(2).act(3, "call", 10)
+    _open_pair_small_bet_raised(s, 40).rest_checked("fifth")
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3, bring_in=4).end(4, s1=940, s2=990, s3=1110, s4=960)
+
+
+@stud
+def open_pair_step_spread_raise() -> Scenario:
+    s = Stud("open_pair_step_spread_raise", "step-spread limit, open jacks on 4th street: seat 4 bets 20; "
+                                            "seat 1 raises by 35 (to 55): every raise of the round may go "
+                                            "to the higher step (40) after an open pair (002 §4), without "
+                                            "it the lower step (20) would be the bound; all call; next hand")
+    s.setup_stud("step_spread").begin().deal3().third_fixed()
+    _open_pair_small_bet_raised(s, 55).rest_checked("fifth")
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=915, s2=990, s3=1180, s4=915)
+
+
+@stud
+def spread_big_bet_without_pair() -> Scenario:
+    s = Stud("spread_big_bet_without_pair", "spread limit 20-40 (no steps): no open pair on 4th street (seat "
+                                            "4 shows Jh 8h), seat 4 bets 35, legal: the spread has one bound "
+                                            "on every street, so the open-pair rule of 002 §4 (split and "
+                                            "step-spread) has nothing to lift; seats 1 and 3 call; next hand")
+    s.setup_stud("spread").begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(3, "5s").up(4, "8h")
+    s.act(4, "bet", 35).act(1, "call", 35).act(3, "call", 35)
+    s.street("fifth").checks((4, 1, 3)).street("sixth").checks((1, 3, 4))
+    s.street("seventh", up=False).checks((1, 3, 4)).expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, s1=935, s2=990, s3=1140, s4=935)
 
 
 def main() -> None:

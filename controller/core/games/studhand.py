@@ -26,6 +26,7 @@ from controller.core.handbase import (
     _f,
     _seat,
     _seat_of,
+    _severity,
     _uid,
 )
 from controller.core.structures import BettingStructure, structure_for
@@ -113,11 +114,7 @@ class StudHand(Hand):
             self._place_hole(seat, card, ev, register=False)
             return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not dealt in (dealt in: "
                                           f"{', '.join(map(str, self.dealt_in))})", seat=seat)]
-        n = len(self.deal_cards)
-        if n >= len(self.deal_seq):
-            self._place_hole(seat, card, ev)
-            return [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} received a fourth card in the initial deal",
-                       seat=seat)]
+        n = len(self.deal_cards)  # < len(deal_seq): the last card of the deal opens 3rd street
         want = self.deal_seq[n]
         self._place_hole(seat, card, ev)
         self.deal_cards.append(card)
@@ -141,6 +138,8 @@ class StudHand(Hand):
         if out:
             return out
         self._start_third(ev.t, out)
+        if any(_severity(f) == "misdeal" for f in out):
+            return out  # a seat short of cards: the hand is void, the action does not count
         if self.phase == BETTING:
             out += self.h_stud_action(ev, card)
         return out
@@ -178,13 +177,27 @@ class StudHand(Hand):
         self._new_round(t, self.bring_in)
         for seat in self.dealt_in:
             if seat in self.absent:
-                rec.dead.add(seat)
-                msg = (f"Seat {seat} ({rec.players.get(seat)}) was not seated when the deal completed; the "
-                       f"hand is dead, its ante stays in")
-                out.append(_f("DEAD_HAND_ABSENT", msg, seat=seat))
-                assert self.round is not None
-                out += self.round.fold(seat, t, "dead hand: absent at the end of the deal")
+                out += self._absent_dead(seat, t)
         out += self._after_round_change(t)
+
+    def _absent_dead(self, seat: int, t: float) -> list[Finding]:
+        """An absent seat's hand is dead at the end of the deal; its ante stays in and, holding the
+        bring-in card, its bring-in is posted for it (as an absent player's blinds, 001 §5; TDA's
+        at-your-seat rule says so for stud), so the next seat acts on the bring-in."""
+        rec = self.record
+        rnd = self.round
+        assert rnd is not None
+        rec.dead.add(seat)
+        what = "its ante stays in"
+        if seat == self.bring_in:
+            amount = min(self.level.bring_in or self._structure().small_bet, self.stack_now(seat))
+            rnd.feed(ActionEvent(t=t, seat=seat, action="bet", amount=amount, source="engine"))
+            self.opener = seat
+            what = f"its ante and its bring-in ({amount}, posted for it) stay in"
+        msg = (f"Seat {seat} ({rec.players.get(seat)}) was not seated when the deal completed; the hand is "
+               f"dead, {what}")
+        return [_f("DEAD_HAND_ABSENT", msg, seat=seat), *rnd.fold(seat, t, "dead hand: absent at the end of "
+                                                                           "the deal")]
 
     def _next_with_chips(self, seat: int) -> int:
         """`seat`, or when it is all-in the next live seat clockwise that can still bet: an all-in seat
@@ -208,10 +221,16 @@ class StudHand(Hand):
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
-            absent=tuple(sorted(s for s in self.absent if s in order)), **self._structure_args(first))
+            absent=self._absent_in(order, first), **self._structure_args(first))
         self.n_records = 0
         self.faces_checked = False
         self.first_due = first
+
+    def _absent_in(self, order: list[int], first: int) -> tuple[int, ...]:
+        """Absent seats the round acts for (001 §5); not an absent bring-in seat, whose forced bet the
+        core posts before its hand is killed (`_absent_dead`)."""
+        forced = first if self.street_i == 0 else None
+        return tuple(sorted(s for s in self.absent if s in order and s != forced))
 
     def _min_bet(self) -> int:
         """The smallest bet of the round: the small bet; in no limit the bring-in on 3rd street, where
@@ -277,6 +296,8 @@ class StudHand(Hand):
         rnd = self.round
         assert rnd is not None
         out = self._faces_check()
+        if self._posted_for_absent(ev):
+            return out  # the dealer puts in the bring-in the core already posted for the absent seat
         if ev.seat in self.holes and self.street_i == 0:
             wrong = self._bring_in_event(ev)
             if wrong is not None:
@@ -289,6 +310,13 @@ class StudHand(Hand):
             found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == ev.seat else f
                      for f in found]
         return out + found
+
+    def _posted_for_absent(self, ev: ActionEvent | ChipsEvent) -> bool:
+        """The bring-in of an absent (dead) seat reported as that seat's bet: already posted."""
+        rnd = self.round
+        return (isinstance(ev, ActionEvent) and ev.action == "bet" and ev.seat == self.opener
+                and ev.seat in self.record.dead and ev.seat in self.absent and rnd is not None
+                and self.street_i == 0 and ev.amount == rnd.committed.get(ev.seat))
 
     def _first_wrong(self, f: Finding) -> Finding:
         due = self.first_due
@@ -536,17 +564,41 @@ class StudHand(Hand):
         return out
 
     def h_stud_hole_betting(self, ev: Event, card: str | None) -> list[Finding]:
-        """A card to a seat while a round is open: its own card put back, or a card set aside."""
+        """A card to a seat while a round is open: its own card put back, a card from the stub after the
+        initial deal (3rd street: too many cards, or a seat not dealt in), or a card set aside."""
         assert card is not None
         seat = _seat(ev)
+        fresh = card not in self.used and all(card not in cs for cs in self.holes.values())
         self.zones.put(card, f"seat{seat}", _uid(ev))
         self.lost.pop(card, None)
         self.in_flight.pop(card, None)
         self.thrown.pop(seat, None)
-        if not (seat in self.holes and card in self.holes[seat]):
-            self.used.add(card)
-            self.record.notes.append(f"card {card} to seat {seat} during the {self.street} street betting")
+        if seat in self.holes and card in self.holes[seat]:
+            return []
+        self.used.add(card)
+        if fresh and seat not in self.holes:
+            return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not in this hand", seat=seat,
+                       severity="error")]  # after the deal: the card is out of play (as hold'em)
+        rec = self.record
+        if fresh and self.street_i == 0 and seat not in rec.folded and seat not in rec.dead:
+            return self._extra_third(seat, card, ev)
+        rec.notes.append(f"card {card} to seat {seat} during the {self.street} street betting")
         return []
+
+    def _extra_third(self, seat: int, card: str, ev: Event) -> list[Finding]:
+        """A fourth card to a live seat after the initial deal: a misdeal before two actions, after them
+        that seat's hand is dead (catalogue DEAL_TOO_MANY_CARDS; 000 §2.4, 004 §4(2g), §4(4))."""
+        self._place_hole(seat, card, ev)
+        n = len(self.holes[seat])
+        if not self.limit_reached():
+            return [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} holds {n} cards after the initial deal, found "
+                                              f"before two actions", seat=seat)]
+        self.record.dead.add(seat)
+        out = [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} holds {n} cards, found after the betting was under "
+                                         f"way; its hand is dead", seat=seat, severity="dead_hand")]
+        assert self.round is not None
+        out += self.round.fold(seat, ev.t, "dead hand: too many cards")
+        return out + self._after_round_change(ev.t)
 
     def h_stud_action_due(self, ev: Event, card: str | None) -> list[Finding]:
         """A player acts before every seat has this street's card: the street is played as it lies."""
