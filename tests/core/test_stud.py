@@ -24,6 +24,7 @@ from controller.core.games.registry import GAMES, game_named
 from controller.core.games.studhand import StudHand
 from controller.core.hand import Hand
 from controller.core.profiles import get_profile
+from tests.scenarios.test_scenarios import table_game
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -137,7 +138,7 @@ LOGS = sorted(p for p in SCENARIOS.glob("stud_*.jsonl") if not p.name.endswith("
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
 def test_stud_scenarios_never_publish_a_live_down_card(log: Path) -> None:
-    eng = Engine(profile=get_profile("cuca"), strict=True)
+    eng = Engine(profile=get_profile("cuca"), strict=True, game=table_game(log))
     summaries: list[HandSummary] = []
     with log.open(encoding="utf-8") as fh:
         for _line, ev in read_events(fh, max_seat=10):

@@ -563,6 +563,23 @@ def common_card() -> Scenario:
     return s
 
 
+# --- the game from the table config (issue 13: replay and the daemon take the game from the config) ------
+@stud
+def table_game_from_config() -> Scenario:
+    s = Stud("table_game_from_config", "clean_fixed with a level that names no game and leaves out the "
+                                       "limit and the big bet: the table config says game stud7, fixed "
+                                       "limit, big bet 40 (header table_game), so the hand is stud and "
+                                       "plays exactly as clean_fixed; replayed as hold'em the level would "
+                                       "be refused (no big blind)")
+    s.table_game = {"game": "stud7", "limit": "fixed", "big_bet": 40}
+    for seat in range(1, 5):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=1000)
+    s.e("level", ante=5, bring_in=10, small_bet=20)
+    s.begin().deal3().third_fixed().rest_checked()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()
