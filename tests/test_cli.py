@@ -85,3 +85,26 @@ def test_replay_config_sets_table_id_and_refuses_a_bad_config(tmp_path: Path) ->
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.strip() == (f"cardtable replay: {config}: table.bring_in: a bring-in belongs to stud "
                                   f"(game 'stud7'), not hold'em")
+
+
+def test_replay_options_beat_the_config(tmp_path: Path) -> None:
+    """--profile/--table/--game over the config; another --game drops the config's structure (it was
+    written for the config's game: a stud bring-in must not reach a hold'em table)."""
+    import argparse
+
+    from controller.commands.replay import _engine, register
+
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\nid = "t4"\nprofile = "uesg"\nknock_pause_s = 2.5\ngame = "stud7"\n'
+                      'limit = "fixed"\nbring_in = 10\nsmall_bet = 20\n')
+    parser = argparse.ArgumentParser()
+    register(parser)
+    eng = _engine(parser.parse_args(["x.jsonl", "--config", str(config)]))
+    assert (eng.table, eng.profile.name, eng.profile.knock_pause_s) == ("t4", "uesg", 2.5)
+    assert (eng.table_game.game, eng.table_game.limit, eng.table_game.bring_in) == ("stud7", "fixed", 10)
+    eng = _engine(parser.parse_args(["x.jsonl", "--config", str(config), "--game", "holdem", "--table", "t5",
+                                     "--profile", "tda"]))
+    assert (eng.table, eng.profile.name, eng.profile.knock_pause_s) == ("t5", "tda", 2.5)
+    assert (eng.table_game.game, eng.table_game.limit, eng.table_game.bring_in) == ("holdem", None, 0)
+    eng = _engine(parser.parse_args(["x.jsonl", "--game", "stud7"]))
+    assert (eng.table, eng.profile.name, eng.table_game.game) == ("t1", "cuca", "stud7")
