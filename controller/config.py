@@ -13,10 +13,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from controller.core.cards import FIXED_ZONES, CardError, normalise_uid, parse_card
-from controller.core.profiles import PROFILES
+from controller.core.levels import AMOUNTS, TableGame
+from controller.core.profiles import PROFILES, Profile, with_overrides
 from controller.errors import UsageError
 
 _ZONE_RE = re.compile(r"^(seat([1-9][0-9]?)|" + "|".join(FIXED_ZONES) + r")$")
@@ -47,6 +56,36 @@ class TableConfig(_Model):
     action_time_s: Annotated[float, Field(gt=0)] | None = None
     all_in_time_s: Annotated[float, Field(gt=0)] | None = None
     clock_s: Annotated[float, Field(gt=0)] | None = None
+    # The game the table deals when a `level` event names none (docs/interfaces.md §1a; a level or a
+    # hand_start that names a game beats it) and, for such levels, the betting structure and amounts they
+    # leave out. Amounts left out here must come from the levels. Order matters: each amount is checked
+    # against the fields above it (controller/core/levels.py, the log reader's check).
+    game: Literal["holdem", "stud7"] = "holdem"
+    limit: Literal["no", "pot", "fixed", "spread", "split", "step_spread"] | None = None
+    small_bet: Annotated[int, Field(ge=1)] | None = None
+    big_bet: Annotated[int, Field(ge=1)] | None = None
+    bring_in: Annotated[int, Field(ge=1)] | None = None
+
+    @field_validator("small_bet", "big_bet", "bring_in")
+    @classmethod
+    def _structure(cls, v: int | None, info: ValidationInfo) -> int | None:
+        if v is None:
+            return v
+        known = {k: info.data.get(k) for k in ("game", "limit", *AMOUNTS)} | {info.field_name: v}
+        problem = _table_game(known).problem()
+        if problem is not None and problem[0] == info.field_name:
+            raise ValueError(problem[1])
+        return v
+
+    def table_game(self) -> TableGame:
+        """What the rules core takes for a level that names no game (Engine(game=…))."""
+        return _table_game(self.model_dump(include={"game", "limit", *AMOUNTS}))
+
+    def rule_profile(self) -> Profile:
+        """The profile with this table's timing overrides (what the daemon and `replay --config` use)."""
+        overrides = {k: getattr(self, k) for k in ("knock_pause_s", "action_time_s", "all_in_time_s",
+                                                    "clock_s") if getattr(self, k) is not None}
+        return with_overrides(PROFILES[self.profile], **overrides)
 
     @field_validator("id")
     @classmethod
@@ -61,6 +100,11 @@ class TableConfig(_Model):
         if v not in PROFILES:
             raise ValueError(f"unknown profile {v!r} (one of {', '.join(sorted(PROFILES))})")
         return v
+
+
+def _table_game(fields: Mapping[str, Any]) -> TableGame:
+    return TableGame(game=fields.get("game") or "holdem", limit=fields.get("limit"),
+                     **{k: fields.get(k) or 0 for k in AMOUNTS})
 
 
 class HubConfig(_Model):

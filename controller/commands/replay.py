@@ -11,8 +11,11 @@ from typing import IO
 from controller.core.alerts import Alert
 from controller.core.engine import Engine, HandSummary
 from controller.core.eventlog import LogError, read_events
+from controller.core.events import GAMES
 from controller.core.history import PhhCollector
+from controller.core.levels import TableGame
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES
+from controller.errors import UsageError
 
 NAME = "replay"
 HELP = "replay a table event log (JSON Lines) and print the alerts it raises"
@@ -21,8 +24,16 @@ HELP = "replay a table event log (JSON Lines) and print the alerts it raises"
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", help="event log, JSON Lines (interfaces.md §1); '-' for standard input")
     p.add_argument("--json", action="store_true", help="print alerts as JSON Lines")
-    p.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(PROFILES), help="rulebook profile")
-    p.add_argument("--table", default="t1", help="table id used in alert ids (default t1)")
+    p.add_argument("--config", metavar="FILE",
+                   help="the table's TOML config (as `cardtable run`): its [table] id, profile with the "
+                        "timing overrides, and game for levels that name none, so a journal replays as the "
+                        "daemon played it; the options below override it")
+    p.add_argument("--profile", choices=sorted(PROFILES),
+                   help=f"rulebook profile (default: the config's, else {DEFAULT_PROFILE})")
+    p.add_argument("--table", help="table id used in alert ids (default: the config's, else t1)")
+    p.add_argument("--game", choices=GAMES,
+                   help="the game of levels that name none (default: the config's [table] game, else "
+                        "holdem); a level or hand_start that names a game still wins")
     p.add_argument("--phh", metavar="OUT.phhs", help="also write every finished hand in PHH format (a PHHS "
                    "file); the last hand is settled at the end of the log for it (its alerts not printed)")
     p.add_argument("--keep-going", action="store_true",
@@ -32,9 +43,33 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="with --json, also print each finished hand's summary as {\"type\": \"hand\", …}")
 
 
+def _engine(args: argparse.Namespace) -> Engine:
+    """The engine as the options and the config describe the table (ConfigError: a bad config); the
+    options beat the config."""
+    if args.config is None:  # no pydantic import for a plain replay
+        game = TableGame(game=args.game or "holdem")
+        return Engine(table=args.table or "t1", profile=PROFILES[args.profile or DEFAULT_PROFILE], game=game)
+    from controller.config import load_config
+    table = load_config(args.config).table
+    if args.profile is not None:
+        table = table.model_copy(update={"profile": args.profile})
+    game = table.table_game()
+    if args.game is not None and args.game != game.game:
+        # Another game than the config's: the config's limit and amounts were written for its own game.
+        game = TableGame(game=args.game)
+    return Engine(table=args.table or table.id, profile=table.rule_profile(), game=game)
+
+
 def run(args: argparse.Namespace) -> int:
-    profile = PROFILES[args.profile]
-    engine = Engine(table=args.table, profile=profile)
+    try:
+        engine = _engine(args)
+    except UsageError as exc:  # a bad config: one line per problem, as `cardtable run` says them
+        from controller.config import ConfigError
+        lines = [f"{exc.path}: {e}" for e in exc.errors] if isinstance(exc, ConfigError) else [str(exc)]
+        for line in lines:
+            print(f"cardtable replay: {line}", file=sys.stderr)
+        return 2
+    profile = engine.profile
     try:
         stream = sys.stdin.buffer if args.log == "-" else open(args.log, "rb")  # noqa: SIM115
     except OSError as exc:

@@ -50,7 +50,7 @@ def startup_fields(cfg: Config, config_path: str, sources: list[Source], session
         user = read_credentials(m.credentials_file).username
     broker = redact_url("mqtts" if m.tls else "mqtt", m.host, m.port, user) if m.enabled else "off"
     return {"version": __version__, "config": str(Path(config_path).resolve()), "table": cfg.table.id,
-            "profile": cfg.table.profile, "broker": broker, "session": session,
+            "profile": cfg.table.profile, "game": cfg.table.game, "broker": broker, "session": session,
             "adapters": ",".join(s.name for s in sources) or "none", "state_dir": str(cfg.state_dir)}
 
 

@@ -215,7 +215,7 @@ async def _simulate(args: argparse.Namespace, daemon: Daemon, out: TextIO) -> di
     if daemon.recovered:  # a resumed run: score the alerts of the whole session, from the journal
         from controller.core.engine import Engine
         from controller.daemon.journal import iter_journal
-        engine = Engine(table=args.table, profile=daemon.profile)
+        engine = Engine(table=args.table, profile=daemon.profile, game=daemon.table_game)
         outs = [o for e in iter_journal(daemon.session.path) for o in engine.feed(e)]
         alerts = [o for o in outs if isinstance(o, Alert)]
         summaries = [o for o in outs if isinstance(o, HandSummary)]

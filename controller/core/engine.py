@@ -32,6 +32,8 @@ from controller.core.events import (
 from controller.core.forced import Extras
 from controller.core.games.registry import game_named
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
+from controller.core.levels import DEFAULT as DEFAULT_GAME
+from controller.core.levels import TableGame, for_hand
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
 from controller.core.record import HandRecord
 from controller.core.showdown import Showdown
@@ -57,11 +59,14 @@ LIVE = (DEAL, BETTING, DUE)  # phases in which the hand is still being played
 class Engine:
     """Tracks one table: seats and button across hands, the current hand, and alert numbering."""
 
-    def __init__(self, *, table: str = "t1", profile: Profile | None = None, strict: bool = False) -> None:
+    def __init__(self, *, table: str = "t1", profile: Profile | None = None, strict: bool = False,
+                 game: TableGame | None = None) -> None:
         """`strict`: let a bug in the rules code raise (tests); otherwise it becomes a BAD_EVENT alert so
-        a live table keeps running."""
+        a live table keeps running. `game`: the table's game from its config (`[table] game`), for levels
+        that name none (controller/core/levels.py); None: hold'em."""
         self.table = table
         self.strict = strict
+        self.table_game = game or DEFAULT_GAME
         self.profile = profile or PROFILES[DEFAULT_PROFILE]
         self.seats = Table(max_seats=self.profile.max_seats)
         self.zones = Zones()
@@ -189,7 +194,13 @@ class Engine:
     def _on_level(self, ev: LevelEvent) -> list[Outcome]:
         if ev.sb > ev.bb:
             return self._bad(ev.t, f"level with small blind {ev.sb} above big blind {ev.bb}")
-        self.seats.level = Level.from_event(ev)
+        level, problem = self.table_game.level(ev)
+        if problem is not None:  # only a level that names no game: the reader checked the others
+            name = self.table_game.game
+            return self._bad(ev.t, f"level names no game, so it is the table's {name!r} ([table] game in "
+                                   f"the config; replay --config or --game); field '{problem[0]}': "
+                                   f"{problem[1]}")
+        self.seats.level = level
         return []
 
     def _on_present(self, ev: PresentEvent) -> list[Outcome]:
@@ -266,7 +277,13 @@ class Engine:
                 "hand_start with no blind level in force (send a level event first); no blinds, the "
                 "minimum bet is taken as 1 chip")))
             level = Level(sb=0, bb=1)
-        game = game_named(ev.game or level.game)
+        game = game_named(ev.game or level.game)  # hand_start beats the level, which beats the table
+        level_game = level.game
+        level, problem = for_hand(level, game.name)
+        if problem is not None:
+            findings.append(Finding(code="BAD_EVENT", message=(
+                f"hand_start names {game.name!r}, but the level in force is {level_game!r} "
+                f"(field '{problem[0]}': {problem[1]}); the hand is followed as far as it goes")))
         start = game.begin(self, ev, level)  # positions, seats dealt in (games/holdem.py, games/stud.py)
         findings += start.findings
         level = start.level

@@ -34,6 +34,7 @@ from controller.core.events import (
     SeatEvent,
 )
 from controller.core.forced import ANTE_MODES
+from controller.core.levels import AMOUNTS, any_game_problem, structure_problem
 
 _SESSION_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -138,39 +139,26 @@ def _level_extensions(obj: Mapping[str, Any]) -> dict[str, Any]:
 
 def _level_structure(obj: Mapping[str, Any]) -> dict[str, Any]:
     """Contract v1.1 (§1a): `game`, `limit`, `bring_in`, `small_bet`, `big_bet`, only when present,
-    checked for consistency: every error names the field it is about."""
+    checked for consistency: every error names the field it is about. A level that names its game is
+    checked for that game; one that names none must fit some game (the table's game is applied by the
+    engine, controller/core/levels.py, which checks the level again for it)."""
     out: dict[str, Any] = {}
-    game = _choice(obj, "game", GAMES) if "game" in obj else "holdem"
-    limit = _choice(obj, "limit", LIMITS) if "limit" in obj else "no"
     if "game" in obj:
-        out["game"] = game
+        out["game"] = _choice(obj, "game", GAMES)
+    limit = _choice(obj, "limit", LIMITS) if "limit" in obj else "no"
     if "limit" in obj:
         out["limit"] = limit
-    amounts = {k: _req_int(obj, k, minimum=1) for k in ("bring_in", "small_bet", "big_bet") if k in obj}
+    amounts = {k: _req_int(obj, k, minimum=1) for k in AMOUNTS if k in obj}
     out.update(amounts)
-    bring_in, small, big = (amounts.get(k, 0) for k in ("bring_in", "small_bet", "big_bet"))
-    if game == "holdem" and bring_in:
-        raise LogError("a bring-in belongs to stud (game 'stud7'), not hold'em", field="bring_in")
-    if game == "stud7" and not bring_in:
-        raise LogError("missing: a stud level needs the bring-in", field="bring_in")
-    if limit in ("spread", "step_spread"):
-        for key, value in (("small_bet", small), ("big_bet", big)):
-            if not value:
-                raise LogError(f"missing: a {limit} limit needs its lower and upper bound", field=key)
-    elif limit in ("fixed", "split"):
-        if game == "stud7" and not small:
-            raise LogError(f"missing: a {limit}-limit stud level needs the small bet", field="small_bet")
-    elif game == "holdem":
-        for key, value in (("small_bet", small), ("big_bet", big)):
-            if value:
-                raise LogError(f"only with a fixed, split, spread or step_spread limit (limit is {limit!r})",
-                               field=key)
-    if small and big and big < small:
-        raise LogError(f"must be at least small_bet ({small}), got {big}", field="big_bet")
-    if big and not small:
-        raise LogError("missing: big_bet given without small_bet", field="small_bet")
-    if bring_in and small and bring_in > small and limit not in ("no", "pot"):
-        raise LogError(f"must be at most small_bet ({small}), got {bring_in}", field="bring_in")
+    full = {k: amounts.get(k, 0) for k in AMOUNTS}
+    bring_in, small_bet, big_bet = full["bring_in"], full["small_bet"], full["big_bet"]
+    if "game" in out:
+        problem = structure_problem(out["game"], limit, bring_in=bring_in, small_bet=small_bet,
+                                    big_bet=big_bet)
+    else:
+        problem = any_game_problem(limit, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet)
+    if problem is not None:
+        raise LogError(problem[1], field=problem[0])
     return out
 
 
@@ -239,7 +227,9 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
         return {"id": obj["id"], "cards": parsed}
     if kind == "level":
         structure = _level_structure(obj)
-        if structure.get("game") == "stud7":  # stud has no blinds (§1a): sb and bb may be left out
+        # Stud has no blinds (§1a): sb and bb may be left out of a stud level, and of a level that names
+        # no game but carries a bring-in (the table's game decides, controller/core/levels.py).
+        if structure.get("game", "stud7" if "bring_in" in structure else "holdem") == "stud7":
             sb, bb = (_int(obj, k, optional=True) or 0 for k in ("sb", "bb"))
         else:
             sb, bb = _req_int(obj, "sb"), _req_int(obj, "bb", minimum=1)
@@ -332,9 +322,10 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
             value = {str(k): v for k, v in value.items()}  # JSON object keys (hand_start posts/dead)
         out[name] = list(value) if isinstance(value, tuple) else value
     if isinstance(event, LevelEvent):
-        for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1), ("game", "holdem"),
-                              ("limit", "no"), ("bring_in", 0), ("small_bet", 0), ("big_bet", 0),
-                              ("ante_chips", False)):
+        # `game` and `limit` are None when not given and then left out; an explicit "holdem" is kept,
+        # since a level without a game takes the table's (controller/core/levels.py).
+        for name, default in (("chip", 1), ("ante_mode", "each"), ("scale", 1), ("bring_in", 0),
+                              ("small_bet", 0), ("big_bet", 0), ("ante_chips", False)):
             if out.get(name) == default:
                 out.pop(name)
     if event.source is not None:

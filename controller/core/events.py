@@ -54,9 +54,11 @@ class LevelEvent(BaseEvent):
     # import of a $0.10/$0.25 game plays in cents: scale 100); exports divide by it.
     ante_mode: str = "each"
     scale: int = 1
-    # Contract v1.1 (§1a): the game and the betting structure; 0 means "not given" for the amounts.
-    game: str = "holdem"
-    limit: str = "no"
+    # Contract v1.1 (§1a): the game and the betting structure; 0 means "not given" for the amounts. None:
+    # the level does not name them, so the table's game applies (config `[table] game`, else hold'em, and
+    # no limit; controller/core/levels.py) — never read as an explicit "holdem".
+    game: str | None = None
+    limit: str | None = None
     bring_in: int = 0
     small_bet: int = 0
     big_bet: int = 0

@@ -335,7 +335,7 @@ class Hand(DealPart, BoardPart):
         self.phase = ENDED if how == "fold" else SHOWDOWN
         if self.showdown_factory is None:
             return []
-        self.showdown = self.showdown_factory(rec, self.profile)
+        self.showdown = self.showdown_factory(rec, self.profile, odd_chip_order=self.game.odd_chip_order)
         return self.showdown.open(t)
 
     # --- cards leaving zones -----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from controller.core.events import ActionEvent, ChipsEvent, Event
 from controller.core.forced import NO_EXTRAS, Extras
 from controller.core.games.base import GamePlan
 from controller.core.games.holdem import PLAN as HOLDEM
+from controller.core.pots import OddChipOrder
 from controller.core.profiles import Profile
 from controller.core.record import ActionRecord, BetStreet, HandRecord
 from controller.core.table import Level, Positions
@@ -57,8 +58,14 @@ class ShowdownLike(Protocol):
     def settle(self, t: float) -> Any: ...
 
 
+class ShowdownFactory(Protocol):
+    """Builds the showdown of a hand (showdown.Showdown; the game passes its odd-chip order)."""
+
+    def __call__(self, record: HandRecord, profile: Profile, *,
+                 odd_chip_order: OddChipOrder = ...) -> ShowdownLike: ...
+
+
 RoundFactory = Callable[..., RoundLike]
-ShowdownFactory = Callable[[HandRecord, Profile], ShowdownLike]
 
 
 @dataclass(kw_only=True, slots=True)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from controller.core.profiles import OddChips as OddChipRule
 from controller.core.profiles import Profile
+from controller.core.record import HandRecord
+
+# Who gets a split pot's odd chips first: a game's rule (games/*.py `PLAN.odd_chip_order`), given the tied
+# winners and the hand; the profile's `odd_chips` then says how many each gets (split below).
+OddChipOrder = Callable[[Sequence[int], HandRecord], list[int]]
 
 
 def odd_chip_rule(profile: Profile) -> OddChipRule:
@@ -72,8 +77,15 @@ def order_from_button(seats: Sequence[int], deal_order: Sequence[int]) -> list[i
     return sorted(seats, key=lambda s: pos.get(s, len(pos) + s))
 
 
+def button_order(winners: Sequence[int], record: HandRecord) -> list[int]:
+    """Games with a button: the odd chip goes to the first winner left of the button (000 §4.1, 001 §9.1,
+    TDA 2024 Rule 20)."""
+    return order_from_button(winners, record.dealt_in)
+
+
 def split(amount: int, winners: Sequence[int], chip: int, rule: OddChipRule) -> dict[int, int]:
-    """Share `amount` among `winners` (already ordered from the left of the button) in units of `chip`.
+    """Share `amount` among `winners` (already in the game's odd-chip order, e.g. from the left of the
+    button) in units of `chip`.
 
     Chips below one unit (an amount that is not a multiple of the smallest chip) go with the first
     winner, as an odd chip would.

@@ -9,7 +9,15 @@ from controller.core.alerts import Finding
 from controller.core.cards import is_card, seat_of_zone
 from controller.core.evaluate import HandValue, evaluate, plays_the_board, rank_of
 from controller.core.events import CardSeen, Event, Exposed
-from controller.core.pots import Pot, build_pots, odd_chip_rule, order_from_button, split, uncalled_bet
+from controller.core.pots import (
+    OddChipOrder,
+    Pot,
+    build_pots,
+    button_order,
+    odd_chip_rule,
+    split,
+    uncalled_bet,
+)
 from controller.core.profiles import Profile
 from controller.core.record import HandRecord
 
@@ -57,13 +65,17 @@ def antes_of(record: HandRecord) -> dict[int, int]:
 class Showdown:
     """The showdown phase of one hand and its settlement (also for hands won by everyone else folding)."""
 
-    def __init__(self, record: HandRecord, profile: Profile, *, merge_equal_pots: bool = False) -> None:
+    def __init__(self, record: HandRecord, profile: Profile, *, merge_equal_pots: bool = False,
+                 odd_chip_order: OddChipOrder = button_order) -> None:
         """`merge_equal_pots`: once the losing hands are out, pots left to the same seats are split as one
         (PokerKit's way; it moves odd chips). Off by default: 001 §9.1 splits every side pot on its own.
+        `odd_chip_order`: the game's order of tied winners for the odd chips (the hand passes its game's,
+        `GamePlan.odd_chip_order`; default: from the button's left).
         """
         self.record = record
         self.profile = profile
         self.merge_equal_pots = merge_equal_pots
+        self.odd_chip_order = odd_chip_order
         self._rank_cache: dict[int, int] | None = None
         self._value_cache: dict[int, HandValue] = {}
         self._shown_cache: dict[int, bool] = {}
@@ -240,7 +252,7 @@ class Showdown:
                 results.append(PotResult(pot=pot, shares={}, value=None))
                 continue
             if not known:  # nobody's cards can be read: the pot is shared by its claimants
-                winners = order_from_button(list(pot.eligible), self.record.dealt_in)
+                winners = self.odd_chip_order(pot.eligible, self.record)
                 results.append(PotResult(pot=pot, shares=split(pot.amount, winners, self.record.chip, rule),
                                          value=None))
                 continue
@@ -260,7 +272,7 @@ class Showdown:
                     findings.append(self._mucked_finding(s, self._value(s)))
             claim = claim or known
             top = min(values[s] for s in claim)
-            winners = order_from_button([s for s in claim if values[s] == top], self.record.dealt_in)
+            winners = self.odd_chip_order([s for s in claim if values[s] == top], self.record)
             results.append(PotResult(pot=pot, shares=split(pot.amount, winners, self.record.chip, rule),
                                      value=self._value(winners[0])))
         results.reverse()

@@ -27,9 +27,11 @@ class Level:
 
     @classmethod
     def from_event(cls, ev: LevelEvent) -> Level:
+        """The level exactly as the event gives it (a game or limit it leaves out: hold'em, no limit);
+        `controller.core.levels.TableGame.level` fills those in from the table's config instead."""
         return cls(sb=ev.sb, bb=ev.bb, ante=ev.ante, chip=ev.chip, ante_mode=ev.ante_mode, scale=ev.scale,
-                   game=ev.game, limit=ev.limit, bring_in=ev.bring_in, small_bet=ev.small_bet,
-                   big_bet=ev.big_bet, ante_chips=ev.ante_chips)
+                   game=ev.game or "holdem", limit=ev.limit or "no", bring_in=ev.bring_in,
+                   small_bet=ev.small_bet, big_bet=ev.big_bet, ante_chips=ev.ante_chips)
 
 
 @dataclass(kw_only=True, slots=True)

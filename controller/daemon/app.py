@@ -26,7 +26,6 @@ from controller.core import strictjson
 from controller.core.alerts import Alert
 from controller.core.engine import Engine, HandSummary, Outcome
 from controller.core.events import DeckEvent, Event, SessionEnd, SessionStart
-from controller.core.profiles import PROFILES, with_overrides
 from controller.daemon import sdnotify
 from controller.daemon.health import Health
 from controller.daemon.journal import Journal, Session, SessionClock, open_session
@@ -82,10 +81,7 @@ def preflight(cfg: Config) -> None:
     """What `cardtable run` checks before it starts, done without starting (`run --check`): the profile's
     overrides, deck files, credentials and TLS files, the state dir, and the adapters the config names.
     Raises UsageError with one clear line; a config `--check` calls OK is one `run` accepts."""
-    table = cfg.table
-    overrides = {k: getattr(table, k) for k in ("knock_pause_s", "action_time_s", "all_in_time_s", "clock_s")
-                 if getattr(table, k) is not None}
-    with_overrides(PROFILES[table.profile], **overrides)
+    cfg.table.rule_profile()
     for path in cfg.decks:
         load_deck(path)
     if cfg.mqtt.enabled:
@@ -116,11 +112,13 @@ class Daemon:
                  journal_path: Path | None = None, engine: Any = None) -> None:
         self.cfg = cfg
         table = cfg.table
-        overrides = {k: getattr(table, k) for k in ("knock_pause_s", "action_time_s", "all_in_time_s",
-                                                    "clock_s") if getattr(table, k) is not None}
-        self.profile = with_overrides(PROFILES[table.profile], **overrides)
+        self.profile = table.rule_profile()
+        # The table's game (`[table] game`) for levels that name none: the journal's replay after a restart
+        # and `cardtable replay --config` take it from the same config (docs/daemon.md).
+        self.table_game = table.table_game()
         # `engine` lets transport tests substitute a stand-in; anything with Engine's public face works.
-        self.engine: Engine = engine if engine is not None else Engine(table=table.id, profile=self.profile)
+        self.engine: Engine = engine if engine is not None else Engine(table=table.id, profile=self.profile,
+                                                                       game=self.table_game)
         state_dir = cfg.state_dir
         try:
             state_dir.mkdir(parents=True, exist_ok=True)

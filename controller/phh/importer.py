@@ -160,8 +160,9 @@ def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clo
         player = hand.players[i] if hand.players and i < len(hand.players) else f"p{i + 1}"
         out.append(SeatEvent(t=clock.tick(0.5), seat=s, player=player, stack=hand.starting_stacks[i]))
     fb = hand.forced()  # checked by _playable
+    # The level names game and limit (NT: no limit), so no table config's game or limit applies to it.
     limit = {"limit": "fixed", "small_bet": hand.small_bet, "big_bet": hand.big_bet} if hand.variant == "FT" \
-        else {}
+        else {"limit": "no"}
     out.append(LevelEvent(t=clock.tick(0.5), sb=fb.sb, bb=fb.bb, ante=fb.ante, chip=1, ante_mode=fb.ante_mode,
                           scale=hand.scale, game="holdem", **limit))  # type: ignore[arg-type]
     sb_i = hand.blind_indices()[0]

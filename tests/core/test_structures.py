@@ -40,10 +40,13 @@ def test_defaults_are_omitted_and_old_levels_unchanged() -> None:
     event = parse_line(text)
     assert isinstance(event, LevelEvent)
     got = (event.game, event.limit, event.bring_in, event.small_bet, event.big_bet)
-    assert got == ("holdem", "no", 0, 0, 0)
+    assert got == (None, None, 0, 0, 0)  # not given: the table's game applies (levels.py), not "holdem"
     assert dumps_event(event) == text
-    explicit = parse_line('{"t":1.0,"type":"level","sb":50,"bb":100,"ante":0,"game":"holdem","limit":"no"}')
-    assert dumps_event(explicit) == text
+    level = Level.from_event(event)  # without a table game: hold'em no limit, as before
+    assert (level.game, level.limit) == ("holdem", "no")
+    # An explicit game is kept when written: it overrides the table's, so it must survive a journal.
+    explicit = '{"t":1.0,"type":"level","sb":50,"bb":100,"ante":0,"game":"holdem","limit":"no"}'
+    assert dumps_event(parse_line(explicit)) == explicit
 
 
 def test_stud_level_may_leave_out_the_blinds() -> None:
@@ -71,7 +74,8 @@ def test_hand_start_game_round_trips() -> None:
     ({"limit": "spread", "big_bet": 100}, "small_bet"),
     ({"limit": "fixed", "small_bet": 200, "big_bet": 100}, "big_bet"),
     ({"limit": "no", "small_bet": 200}, "small_bet"),
-    ({"bring_in": 5}, "bring_in"),  # hold'em has no bring-in
+    ({"game": "holdem", "bring_in": 5}, "bring_in"),  # hold'em has no bring-in
+    ({"limit": "fixed", "bring_in": 30, "small_bet": 20}, "bring_in"),  # no game: fits neither game
     ({"limit": "fixed", "small_bet": 0}, "small_bet"),
     ({"limit": "fixed", "small_bet": "20"}, "small_bet"),
     ({"game": "stud7", "limit": "fixed", "bring_in": 30, "small_bet": 20}, "bring_in"),

@@ -24,6 +24,8 @@ from controller.core.games.registry import GAMES, game_named
 from controller.core.games.studhand import StudHand
 from controller.core.hand import Hand
 from controller.core.profiles import get_profile
+from controller.core.record import HandRecord
+from tests.scenarios.test_scenarios import table_game
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -74,6 +76,35 @@ def test_equal_showing_hands_go_to_the_seat_nearest_the_dealers_left() -> None:
 def test_open_pair_is_two_up_cards_of_one_rank() -> None:
     assert stud.open_pair(["Jh", "Jd"]) and not stud.open_pair(["Jh", "Qd"])
     assert not stud.open_pair(["Jh", "Jd", "3c"])  # only 4th street's two up-cards
+
+
+# --- the odd chip of a split pot (TDA 2024 Rule 20; 002 is silent) ----------------------------------------
+def _record(hole: dict[int, list[str]], board: list[str] | None = None) -> HandRecord:
+    return HandRecord(table="t1", hand=1, t_start=0.0, button=0, sb_seat=None, bb_seat=None, sb=0, bb=0,
+                      ante=0, chip=1, dealt_in=(1, 2, 3, 4), hole=hole, board=board or [])
+
+
+def test_odd_chip_goes_to_the_highest_card_by_suit_of_any_of_the_seats_cards() -> None:
+    rec = _record({1: ["Kd", "2c", "8c", "9d", "Th", "Jc", "Qd"],
+                   3: ["2d", "3c", "8d", "9h", "Ts", "Jh", "Kh"],
+                   4: ["As", "3d", "8h", "9s", "Tc", "Js", "Qc"]})
+    assert stud.odd_chip_order([1, 3, 4], rec) == [4, 3, 1]  # As (a down-card), then Kh over Kd
+    assert stud.odd_chip_order([1, 3], rec) == [3, 1]  # not the first winner from the dealer's left
+
+
+def test_odd_chip_ignores_the_common_card_and_unread_cards() -> None:
+    # 7th street's common card (the board) is every seat's: if it counted, both would hold the As
+    rec = _record({1: ["Kd", "2c", "8c", "9d", "Th", "Jc"], 2: ["Ks", "3c", "8d", "9h", "Ts", "Jh"]}, ["As"])
+    assert stud.odd_chip_order([1, 2], rec) == [2, 1]
+    unread = _record({1: ["??1", "??2", "8c"], 2: ["??3", "??4", "7c"], 3: ["??5"], 4: []})
+    assert stud.odd_chip_order([3, 4, 2, 1], unread) == [1, 2, 3, 4]  # no card read: deal order, last
+    assert stud.high_card(["??1"]) == (-1, -1)
+
+
+def test_each_game_names_its_odd_chip_order() -> None:
+    rec = _record({1: ["2c"], 2: ["As"]})
+    assert game_named("stud7").plan.odd_chip_order([1, 2], rec) == [2, 1]
+    assert game_named("holdem").plan.odd_chip_order([2, 1], rec) == [1, 2]  # from the button's left
 
 
 # --- games as modules -----------------------------------------------------------------------------------
@@ -137,7 +168,7 @@ LOGS = sorted(p for p in SCENARIOS.glob("stud_*.jsonl") if not p.name.endswith("
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
 def test_stud_scenarios_never_publish_a_live_down_card(log: Path) -> None:
-    eng = Engine(profile=get_profile("cuca"), strict=True)
+    eng = Engine(profile=get_profile("cuca"), strict=True, game=table_game(log))
     summaries: list[HandSummary] = []
     with log.open(encoding="utf-8") as fh:
         for _line, ev in read_events(fh, max_seat=10):

@@ -115,3 +115,56 @@ def test_zone_beyond_table_seats() -> None:
     with pytest.raises(ConfigError) as err:
         parse_config({"table": {"seats": 6}, "hubs": [{"device": "/dev/x", "readers": {"0": "seat9"}}]})
     assert err.value.errors == ["(top level): hub 'hub0': zone seat9 beyond table.seats = 6"]
+
+
+# --- the table's game (issue 13: the daemon and replay take the game from the config) ---------------------
+def test_table_game_defaults_to_holdem_with_nothing_filled_in() -> None:
+    game = parse_config({}).table.table_game()
+    assert (game.game, game.limit, game.bring_in, game.small_bet, game.big_bet) == ("holdem", None, 0, 0, 0)
+
+
+@pytest.mark.parametrize("table", [
+    {"game": "stud7"},  # the amounts may all come from the level events
+    {"game": "stud7", "limit": "fixed", "bring_in": 10, "small_bet": 20, "big_bet": 40},
+    {"game": "stud7", "limit": "pot", "bring_in": 10},
+    {"game": "holdem", "limit": "fixed", "small_bet": 100, "big_bet": 200},
+    {"game": "holdem", "limit": "spread", "small_bet": 100, "big_bet": 500},
+])
+def test_good_table_games(table: dict[str, object]) -> None:
+    game = parse_config({"table": table}).table.table_game()
+    assert game.game == table["game"] and game.limit == table.get("limit")
+    assert (game.bring_in, game.small_bet) == (table.get("bring_in", 0), table.get("small_bet", 0))
+
+
+NO_BRING_IN = "table.bring_in: a bring-in belongs to stud (game 'stud7'), not hold'em"
+
+
+@pytest.mark.parametrize(("table", "line"), [
+    ({"game": "holdem", "bring_in": 5}, NO_BRING_IN),
+    ({"bring_in": 5}, NO_BRING_IN),
+    ({"game": "holdem", "small_bet": 100}, "table.small_bet: only with a fixed, split, spread or step_spread "
+                                           "limit (limit is 'no')"),
+    ({"game": "stud7", "limit": "fixed", "small_bet": 40, "big_bet": 20},
+     "table.big_bet: must be at least small_bet (40), got 20"),
+    ({"game": "stud7", "limit": "fixed", "bring_in": 30, "small_bet": 20},
+     "table.bring_in: must be at most small_bet (20), got 30"),
+    ({"game": "omaha"}, "table.game: Input should be 'holdem' or 'stud7'"),
+    ({"game": "stud7", "limit": "nolimit"}, "table.limit: Input should be 'no', 'pot', 'fixed', 'spread', "
+                                            "'split' or 'step_spread'"),
+    ({"game": "stud7", "bring_in": 0}, "table.bring_in: Input should be greater than or equal to 1"),
+    ({"game": "stud7", "bringin": 10}, "table.bringin: unknown key"),
+])
+def test_impossible_table_games_are_one_line_each_with_the_path(table: dict[str, object], line: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config({"table": table})
+    assert err.value.errors == [line]
+
+
+def test_cli_check_names_an_impossible_game(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'state_dir = "{tmp_path}/state"\n[table]\ngame = "holdem"\nbring_in = 5\n'
+                   '[mqtt]\nenabled = false\n')
+    res = cli("run", "--config", str(bad), "--check")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.strip() == (f"cardtable run: {bad}: table.bring_in: a bring-in belongs to stud "
+                                  f"(game 'stud7'), not hold'em")

@@ -32,6 +32,7 @@ class Scenario:
         self.t = 0.0
         self.stacks: dict[int, int] | None = None
         self.profile_overrides: dict[str, Any] = {}  # profile fields changed for this scenario
+        self.table_game: dict[str, Any] = {}  # the table config's game (`[table] game`, limit, amounts)
 
     def e(self, kind: str, dt: float = 0.5, **fields: Any) -> Scenario:
         self.t = round(self.t + dt, 3)
@@ -125,6 +126,8 @@ class Scenario:
         head: dict[str, Any] = {"profile": self.profile, "about": self.about}
         if self.profile_overrides:
             head["overrides"] = self.profile_overrides
+        if self.table_game:
+            head["table_game"] = self.table_game
         if self.stacks is not None:
             head["stacks"] = {str(k): v for k, v in sorted(self.stacks.items())}
         exp = HERE / f"{self.name}.expected.jsonl"

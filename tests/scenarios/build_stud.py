@@ -810,6 +810,74 @@ def spread_big_bet_without_pair() -> Scenario:
         s.e("exposed", zone="seat3", card=c)
     s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
     return s.next_hand(3).end(3, s1=935, s2=990, s3=1140, s4=935)
+# --- split pots: the odd chip (TDA 2024 Rule 20; 002 is silent) ------------------------------------------
+def _odd_chip_hand(name: str, about: str, cards: dict[int, tuple[str, ...]]) -> Stud:
+    """Three players, ante 5, fixed limit. `cards[seat]` are the seat's seven cards in deal order (down,
+    down, door, 4th-6th up, 7th down). Seat 1 (the lowest door, 8c) brings in, seats 2 and 3 call: 45 in
+    the pot; 4th street seat 2 (ace high showing) checks, seat 3 bets 20, seat 1 calls, seat 2 folds:
+    85; checked down; seats 1 and 3 show the same queen-high straight and split 85 = 42 + 43."""
+    s = Stud(name, about)
+    s.down = {seat: c[:2] for seat, c in cards.items()}
+    s.upcards = {seat: c[2] for seat, c in cards.items()}
+    s.setup_stud(players=3).begin((1, 2, 3)).deal3((1, 2, 3))
+    s.act(1, "bet", 10).act(2, "call", 10).act(3, "call", 10)
+    burns = {"fourth": "2s", "fifth": "3s", "sixth": "4c", "seventh": "5d"}
+    for i, street in enumerate(("fourth", "fifth", "sixth", "seventh")):
+        live = (1, 2, 3) if street == "fourth" else (1, 3)
+        s.e("card", dt=1.0, zone="burn", card=burns[street])
+        for seat in live:
+            if street == "seventh":
+                s.card(f"seat{seat}", cards[seat][3 + i])
+            else:
+                s.up(seat, cards[seat][3 + i])
+        if street == "fourth":
+            s.act(2, "check").act(3, "bet", 20).act(1, "call", 20).fold(2, cards[2][:4])
+        else:  # equal up-cards on 5th and 6th street: the seat nearest the dealer's left acts first
+            s.checks((1, 3))
+    s.expect("SHOWDOWN_ORDER", 1, "showdown")
+    for seat in (1, 3):
+        for c in (*cards[seat][:2], cards[seat][6]):
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    return s
+
+
+@stud
+def odd_chip_high_card() -> Scenario:
+    s = _odd_chip_hand(
+        "odd_chip_high_card", "seats 1 and 3 tie with a queen-high straight; 85 splits 42/43 and the odd "
+        "chip goes to the highest card by suit among the winners' cards, seat 3's Qs (TDA 2024 Rule 20; "
+        "002 is silent), not to seat 1, the first winner from the dealer's left (hold'em's rule)",
+        {1: ("2c", "3d", "8c", "9d", "Th", "Jc", "Qd"), 2: ("Kh", "Kd", "Ac", "2h"),
+         3: ("2d", "3c", "8d", "9h", "Ts", "Jh", "Qs")})
+    return s.end(3, s1=1007, s2=985, s3=1008)
+
+
+@stud
+def odd_chip_down_card() -> Scenario:
+    s = _odd_chip_hand(
+        "odd_chip_down_card", "the same split, but seat 1 shows the higher up-cards (Js over Jh) while "
+        "seat 3 holds the As face down, outside its straight: every card of the seat counts, down-cards "
+        "too, not just the up-cards or the best five (docs/rules.md), so the odd chip goes to seat 3",
+        {1: ("2c", "3d", "8c", "9d", "Th", "Js", "Qd"), 2: ("Kh", "Kd", "Ac", "2h"),
+         3: ("As", "3c", "8d", "9h", "Ts", "Jh", "Qh")})
+    return s.end(3, s1=1007, s2=985, s3=1008)
+
+
+# --- the game from the table config (issue 13: replay and the daemon take the game from the config) ------
+@stud
+def table_game_from_config() -> Scenario:
+    s = Stud("table_game_from_config", "clean_fixed with a level that names no game and leaves out the "
+                                       "limit and the big bet: the table config says game stud7, fixed "
+                                       "limit, big bet 40 (header table_game), so the hand is stud and "
+                                       "plays exactly as clean_fixed; replayed as hold'em the level would "
+                                       "be refused (no big blind)")
+    s.table_game = {"game": "stud7", "limit": "fixed", "big_bet": 40}
+    for seat in range(1, 5):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=1000)
+    s.e("level", ante=5, bring_in=10, small_bet=20)
+    s.begin().deal3().third_fixed().rest_checked()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ import pytest
 from controller.core.alerts import Alert
 from controller.core.engine import Engine
 from controller.core.eventlog import read_events
+from controller.core.levels import TableGame
 from controller.core.profiles import Profile, get_profile, with_overrides
 
 HERE = Path(__file__).resolve().parent
@@ -19,7 +20,7 @@ LOGS = sorted(p for p in HERE.glob("*.jsonl") if not p.name.endswith(".expected.
 
 def run(log: Path, profile: str | Profile) -> tuple[list[Alert], Engine]:
     prof = get_profile(profile) if isinstance(profile, str) else profile
-    engine = Engine(table="t1", profile=prof, strict=True)
+    engine = Engine(table="t1", profile=prof, strict=True, game=table_game(log))
     alerts: list[Alert] = []
     with log.open(encoding="utf-8") as fh:
         for _line, event in read_events(fh, max_seat=prof.max_seats):
@@ -35,6 +36,12 @@ def header(log: Path) -> dict[str, Any]:
     lines = log.with_suffix("").with_suffix(".expected.jsonl").read_text(encoding="utf-8").splitlines()
     head: dict[str, Any] = json.loads(lines[0])
     return head
+
+
+def table_game(log: Path) -> TableGame:
+    """The table config's game a scenario is played under (header `table_game`; default hold'em), for the
+    levels that name no game (controller/core/levels.py)."""
+    return TableGame(**header(log).get("table_game", {}))
 
 
 def expected(log: Path) -> tuple[str, list[dict[str, object]]]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.core.alerts import Finding
+from controller.core.pots import OddChipOrder, button_order
 from controller.core.record import BetStreet
 from controller.core.table import Level, Positions, Table
 
@@ -32,6 +33,8 @@ class GamePlan:
     street_cards: Mapping[str, int]
     street_up: Mapping[str, bool]
     button: bool  # a dealer button and blinds (hold'em) or seats numbered from the dealer's left (stud)
+    # Who gets a split pot's odd chips first (hold'em: left of the button; stud: the high card by suit).
+    odd_chip_order: OddChipOrder = button_order
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

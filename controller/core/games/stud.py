@@ -11,14 +11,10 @@ from collections.abc import Mapping, Sequence
 from controller.core.cards import RANKS, SUITS
 from controller.core.events import HandStart
 from controller.core.games.base import GamePlan, Start, TableState
+from controller.core.record import HandRecord
 from controller.core.table import Level
 
 NAME = "stud7"
-PLAN = GamePlan(name=NAME, streets=("third", "fourth", "fifth", "sixth", "seventh"), hole_cards=3,
-                deal_up=(False, False, True), board_cards={"seventh": 1},
-                street_cards={"fourth": 1, "fifth": 1, "sixth": 1, "seventh": 1},
-                street_up={"fourth": True, "fifth": True, "sixth": True, "seventh": False}, button=False)
-
 _RANK = {r: i for i, r in enumerate(RANKS)}
 
 # Betting structures in which the bring-in goes to the highest up-card (002 §3).
@@ -28,6 +24,36 @@ HIGH_BRING_IN: frozenset[str] = frozenset({"pot", "no"})
 def card_key(card: str) -> tuple[int, int]:
     """Rank, then suit (clubs < diamonds < hearts < spades, 002 §3); the ace is high."""
     return RANKS.index(card[0]), SUITS.index(card[1])
+
+
+_NO_CARD = (-1, -1)  # a seat none of whose cards was read ranks below every card
+
+
+def high_card(cards: Sequence[str]) -> tuple[int, int]:
+    """The key of the highest card by rank, then suit, among `cards` (unread stand-ins `??n` skipped)."""
+    return max((card_key(c) for c in cards if c[0] in _RANK and c[1] in SUITS), default=_NO_CARD)
+
+
+def odd_chip_order(winners: Sequence[int], record: HandRecord) -> list[int]:
+    """Tied stud winners for the odd chips (TDA 2024 Rule 20; 002 is silent): the one holding the highest
+    card by suit first. Every card the seat was dealt counts, down-cards too, not just the five that make
+    the hand; 7th street's common card (in `record.board`) belongs to every seat and decides nothing, so it
+    is left out (docs/rules.md "Seven-card stud (002)"). Seats with no readable card keep deal order, last.
+    """
+    pos = {s: i for i, s in enumerate(record.dealt_in)}
+
+    def key(seat: int) -> tuple[int, int, int]:
+        rank, suit = high_card(record.hole.get(seat) or record.shown.get(seat) or ())
+        return -rank, -suit, pos.get(seat, len(pos) + seat)
+
+    return sorted(winners, key=key)
+
+
+PLAN = GamePlan(name=NAME, streets=("third", "fourth", "fifth", "sixth", "seventh"), hole_cards=3,
+                deal_up=(False, False, True), board_cards={"seventh": 1},
+                street_cards={"fourth": 1, "fifth": 1, "sixth": 1, "seventh": 1},
+                street_up={"fourth": True, "fifth": True, "sixth": True, "seventh": False}, button=False,
+                odd_chip_order=odd_chip_order)
 
 
 def bring_in_seat(door: Mapping[int, str], limit: str) -> int:
