@@ -179,17 +179,22 @@ def test_chain_cut_link_for_a_minute(tmp_path: Path, central_schema: dict[str, A
     check(run_chain(tmp_path, central_schema, tables=4, cut_s=cut_s), cut_s)
 
 
+def central_floor_config(port: int, store: dict[str, Any], name: str) -> Any:
+    """An in-process central floor on the shared subscription `central`."""
+    return parse_config({
+        "broker": {"host": "127.0.0.1", "port": port, "username": CENTRAL_USER[0],
+                   "password": CENTRAL_USER[1], "client_id": name, "backoff_initial": 0.1,
+                   "backoff_max": 0.5, "rooms": True, "share_group": "central"},
+        "store": store, "web": {"host": "127.0.0.1", "port": 0}, "users": users_config()})
+
+
 @pytest.mark.skipif(not available(), reason="mosquitto not installed")
 def test_chain_short_bridge_shared_subscription_once(tmp_path: Path, central_schema: dict[str, Any]) -> None:
     central = CentralBroker(tmp_path / "central", ["room1"])
     room = RoomBroker(tmp_path / "room1", "room1", central.port)
 
     def cfg(name: str) -> Any:
-        return parse_config({
-            "broker": {"host": "127.0.0.1", "port": central.port, "username": CENTRAL_USER[0],
-                       "password": CENTRAL_USER[1], "client_id": name, "backoff_initial": 0.1,
-                       "backoff_max": 0.5, "rooms": True, "share_group": "central"},
-            "store": central_schema, "web": {"host": "127.0.0.1", "port": 0}, "users": users_config()})
+        return central_floor_config(central.port, central_schema, name)
 
     n = 40
 
@@ -252,11 +257,7 @@ def test_central_floors_find_a_hole_and_the_room_fills_it(tmp_path: Path, centra
     room = RoomBroker(tmp_path / "room1", "room1", central.port)
 
     def cfg(name: str) -> Any:
-        return parse_config({
-            "broker": {"host": "127.0.0.1", "port": central.port, "username": CENTRAL_USER[0],
-                       "password": CENTRAL_USER[1], "client_id": name, "backoff_initial": 0.1,
-                       "backoff_max": 0.5, "rooms": True, "share_group": "central"},
-            "store": central_schema, "web": {"host": "127.0.0.1", "port": 0}, "users": users_config()})
+        return central_floor_config(central.port, central_schema, name)
 
     async def table(asked: list[dict[str, Any]]) -> None:
         """The table in the room: answers resend requests from its outbox (here: republishes the seqs)."""
