@@ -812,6 +812,263 @@ def spread_big_bet_without_pair() -> Scenario:
     return s.next_hand(3).end(3, s1=935, s2=990, s3=1140, s4=935)
 
 
+# --- deck integrity (catalogue D) in stud --------------------------------------------------------------
+FULL = [r + u for r in "23456789TJQKA" for u in "cdhs"]
+UIDS = {c: f"{i:02x}b0" for i, c in enumerate(FULL)}
+
+
+def _heads_up_13(s: Stud, start: str = "fifth") -> Stud:
+    """Seats 1 and 3 check from `start` to 7th street (seat 1's board is higher on every street, so it
+    acts first and shows first); seat 3's four queens win, seat 1 mucks."""
+    names = ["fourth", "fifth", "sixth", "seventh"]
+    for name in names[names.index(start):]:
+        s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))
+    s.expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    return s.muck(1, (*DOWN[1], "Th"))
+
+
+@stud
+def deck_duplicate() -> Scenario:
+    s = Stud("deck_duplicate", "initial deal: seat 4's first card is a second As while seat 1 holds the "
+                               "As: DECK_DUPLICATE, the deck is fouled, the hand is over at once "
+                               "(001 §14(7); 004 §6(1)); the redeal (new deck, antes again) is played "
+                               "out as in clean_fixed, then the next hand")
+    s.setup_stud().begin()
+    for seat in (1, 2, 3):
+        s.card(f"seat{seat}", DOWN[seat][0])
+    s.card("seat4", "As").expect("DECK_DUPLICATE", None, "deal", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def deck_duplicate_fifth() -> Scenario:
+    s = Stud("deck_duplicate_fifth", "5th street, after bets on 3rd and 4th street: seat 1's card is a "
+                                     "second Qc while seat 3 holds the Qc: DECK_DUPLICATE, the hand ends at "
+                                     "once and every bet goes back, antes too (001 §14(7): fouled deck, no "
+                                     "matter how far the hand went); the next hand is dealt and tracked")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "bet", 20).act(1, "call", 20)
+    s.act(3, "call", 20).e("card", dt=1.0, zone="burn", card="3s").up(3, "6s")
+    s.card("seat1", "Qc").expect("DECK_DUPLICATE", None, "fifth", "misdeal")
+    s.e("hand_start", dt=5.0)  # a void hand has no pot to award
+    for seat in (1, 2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3().act(3, "bet", 10)
+    for seat in (4, 1, 2):
+        s.fold(seat)
+    s.expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, s1=995, s2=995, s3=1015, s4=995)
+
+
+@stud
+def foreign_card() -> Scenario:
+    s = Stud("foreign_card", "initial deal with an enrolled deck: seat 2's first card is a tag not in the "
+                             "deck: FOREIGN_CARD, not a misdeal (001 §14(6)); the card is not applied, the "
+                             "dealer gives seat 2 a correct card in its place and the deal goes on in order; "
+                             "played out as in clean_fixed, then the next hand")
+    s.setup_stud().e("deck", id="blue-1", cards={uid: c for c, uid in UIDS.items()}).begin()
+    s.card("seat1", "As").e("card", zone="seat2", uid="ffee").expect("FOREIGN_CARD", 2, "deal")
+    s.card("seat2", "2h").card("seat3", "Qc").card("seat4", "9s")
+    for seat in (1, 2, 3, 4):
+        s.card(f"seat{seat}", DOWN[seat][1])
+    for seat in (1, 2, 3, 4):
+        s.up(seat, UP[seat])
+    s.third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def foreign_card_sixth() -> Scenario:
+    s = Stud("foreign_card_sixth", "6th street: seat 3's card is a tag not in the enrolled deck: "
+                                   "FOREIGN_CARD (001 §14(6)); it is replaced by the next card (Qh), which "
+                                   "counts as seat 3's 6th-street up-card; checked down, seat 3 wins; next "
+                                   "hand")
+    s.setup_stud().e("deck", id="blue-1", cards={uid: c for c, uid in UIDS.items()}).begin().deal3()
+    s.third_fixed().street("fourth").checks().street("fifth").checks()
+    s.e("card", dt=1.0, zone="burn", card="4c").up(1, "Ac").e("card", zone="seat3", uid="ffee")
+    s.expect("FOREIGN_CARD", 3, "sixth").up(3, "Qh").up(4, "4s").checks()
+    s.street("seventh", up=False).checks().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def boxed_card() -> Scenario:
+    s = Stud("boxed_card", "4th street betting: the camera sees Kh face up in the stub: BOXED_CARD (004 "
+                           "§5); the dealer takes it out and deals 5th street from the next cards; checked "
+                           "down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check")
+    s.e("exposed", zone="deck", card="Kh").expect("BOXED_CARD", None, "fourth").checks((1, 3))
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def boxed_card_dealt() -> Scenario:
+    s = Stud("boxed_card_dealt", "4th street betting: Kh is seen face up in the stub: BOXED_CARD; the dealer "
+                                 "deals it anyway as seat 1's 5th-street card: CORRECTION_NOT_FOLLOWED once "
+                                 "(004 §5), then the card plays where it lies (seat 1's up-card, now the "
+                                 "highest board: it acts first); checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check")
+    s.e("exposed", zone="deck", card="Kh").expect("BOXED_CARD", None, "fourth").checks((1, 3))
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Kh").expect("CORRECTION_NOT_FOLLOWED", 1, "fifth")
+    s.up(3, "6s").up(4, "3c").checks()
+    for name in ("sixth", "seventh"):
+        s.street(name, up=name != "seventh").checks()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_missing() -> Scenario:
+    s = Stud("card_missing", "5th street: seat 4 bets, seat 1 folds and its Kd leaves the seat but never "
+                             "reaches the muck; seat 3 calls and wins at showdown; at the next hand_start "
+                             "CARD_MISSING (004 §6(3): count the deck; the result stands), then the pot")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).act(1, "fold").muck(1, ("As", "7c", "8c", "Tc")).gone("seat1", "Kd")
+    s.act(3, "call", 40)
+    for name in ("sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    s.e("hand_start", dt=5.0).expect("CARD_MISSING", None, "between").expect("POT_AWARD", 3, "showdown")
+    for seat in (1, 2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3().act(3, "bet", 10)
+    for seat in (4, 1, 2):
+        s.fold(seat)
+    s.expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+# --- betting rows of catalogue A in stud ---------------------------------------------------------------
+@stud
+def player_skipped() -> Scenario:
+    s = Stud("player_skipped", "3rd street: after seat 3's bring-in seat 4 is to act, but seat 1 calls and "
+                               "seat 2 folds: ACTION_OUT_OF_TURN twice, then PLAYER_SKIPPED: seat 4 counts "
+                               "as folded (001 §8); seat 1's call stands (the action to it did not change); "
+                               "seats 1 and 3 check it down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(1, "call", 10)
+    s.expect("ACTION_OUT_OF_TURN", 1, "third")
+    s.act(2, "fold").expect("ACTION_OUT_OF_TURN", 2, "third").expect("PLAYER_SKIPPED", 4, "third")
+    s.muck(2, (*DOWN[2], UP[2])).muck(4, (*DOWN[4], UP[4]))
+    _heads_up_13(s, "fourth")
+    return s.next_hand(3).end(3, s1=980, s2=990, s3=1040, s4=990)
+
+
+@stud
+def player_skipped_fourth() -> Scenario:
+    s = Stud("player_skipped_fourth", "4th street: seat 4's open jacks must act first (002 §4), but seat 1 "
+                                      "checks (STUD_FIRST_TO_ACT_WRONG) and seat 3 checks "
+                                      "(ACTION_OUT_OF_TURN): two later seats acted, PLAYER_SKIPPED: seat 4 "
+                                      "counts as folded (001 §8; in stud the skipped seat is the high "
+                                      "board, not the seat left of a button); seats 1 and 3 check it "
+                                      "down; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth")
+    s.act(1, "check").expect("STUD_FIRST_TO_ACT_WRONG", 1, "fourth")
+    s.act(3, "check").expect("ACTION_OUT_OF_TURN", 3, "fourth").expect("PLAYER_SKIPPED", 4, "fourth")
+    s.muck(4, (*DOWN[4], UP[4], "Jd"))
+    _heads_up_13(s, "fifth")
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def call_short() -> Scenario:
+    s = Stud("call_short", "5th street (big bet 40): seat 4 bets 40, seat 1 puts in 20: CALL_SHORT (000 "
+                           "§3.1: complete the call, no raise); seat 1 then tries to raise to 80: CALL_SHORT "
+                           "again, it stands as the call to 40; seat 3 calls; checked down; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).act(1, "call", 20).expect("CALL_SHORT", 1, "fifth", "error")
+    s.act(1, "raise", 80).expect("CALL_SHORT", 1, "fifth").act(3, "call", 40)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
+
+
+@stud
+def dead_hand_clock() -> Scenario:
+    s = Stud("dead_hand_clock", "5th street: seat 4 bets 40 and seat 1 thinks: after 65 s ACTION_TIME; "
+                                "the clock is called (004 §11: one more minute); seat 1 still has not acted "
+                                "when seat 3 calls 70 s later: DEAD_HAND_CLOCK, seat 1's hand is dead, its "
+                                "chips stay in; seat 3's call is in turn; checked down, seat 3 wins; "
+                                "next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).e("console", dt=65.0, button="clock").expect("ACTION_TIME", 1, "fifth")
+    s.e("action", dt=70.0, seat=3, action="call", amount=40)
+    s.expect("DEAD_HAND_CLOCK", 1, "fifth", "dead_hand")
+    s.muck(1, (*DOWN[1], UP[1], "8c", "Tc"))
+    for name in ("sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+# --- showdown rows of catalogue S in stud --------------------------------------------------------------
+@stud
+def mucked_winner() -> Scenario:
+    s = Stud("mucked_winner", "checked down to the showdown: seat 4 shows first (the highest board), seat 1 "
+                              "mucks, and the dealer mucks seat 3's down-cards (Qc Qd Qs) before the pot is "
+                              "awarded; the muck reader identifies them: MUCKED_WINNER, seat 3's four queens "
+                              "still win (000 §4.1; 001 §9); next hand")
+    s.setup_stud().begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[4], "5c"):
+        s.e("exposed", zone="seat4", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(3, (*DOWN[3], "Qs"))
+    s.e("hand_start", dt=5.0).expect("MUCKED_WINNER", 3, "showdown", "error")
+    s.expect("POT_AWARD", 3, "showdown")
+    for seat in (1, 2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3().act(3, "bet", 10)
+    for seat in (4, 1, 2):
+        s.fold(seat)
+    s.expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, **AFTER_CLEAN)
+
+
+@stud
+def dead_hand_clock_bring_in() -> Scenario:
+    s = Stud("dead_hand_clock_bring_in", "3rd street: seat 3 (2c) must bring in and does not act; the clock "
+                                         "is called and runs out when seat 4 completes 70 s later: "
+                                         "DEAD_HAND_CLOCK, seat 3's hand is dead; the bring-in is forced "
+                                         "(002 §3: no check, no fold), so the core posts it for seat 3 and "
+                                         "it stays in (as an absent bring-in); seat 4's completion is in "
+                                         "turn; seat 1's aces and tens win; next hand")
+    s.setup_stud().begin().deal3().e("console", dt=5.0, button="clock")
+    s.e("action", dt=70.0, seat=4, action="raise", amount=20)
+    s.expect("DEAD_HAND_CLOCK", 3, "third", "dead_hand").muck(3, (*DOWN[3], UP[3]))
+    s.act(1, "call", 20).fold(2)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(1).end(3, s1=1040, s2=990, s3=1000, s4=970)
+
+
+@stud
+def dead_hand_clock_bring_in_pot() -> Scenario:
+    s = Stud("dead_hand_clock_bring_in_pot", "pot limit: the highest up-card (seat 4, Jh) must bring in "
+                                             "(002 §3) and lets its clock run out: DEAD_HAND_CLOCK when seat "
+                                             "1 completes to 20; seat 4's bring-in (10) is posted for it and "
+                                             "stays in; seat 2 folds, seat 3 calls; seats 1 and 3 check it "
+                                             "down, seat 3 wins; the next hand's bring-in is seat 4 again")
+    s.setup_stud("pot").begin().deal3().e("console", dt=5.0, button="clock")
+    s.e("action", dt=70.0, seat=1, action="raise", amount=20)
+    s.expect("DEAD_HAND_CLOCK", 4, "third", "dead_hand").muck(4, (*DOWN[4], UP[4]))
+    s.fold(2).act(3, "call", 20)
+    _heads_up_13(s, "fourth")
+    return s.next_hand(3, bring_in=4).end(4, s1=970, s2=990, s3=1040, s4=1000)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

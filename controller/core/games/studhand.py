@@ -110,6 +110,9 @@ class StudHand(Hand):
         self.in_flight.pop(card, None)
         self.blinds_done = True
         self.used.add(card)
+        boxed = self._boxed_dealt(seat, card)
+        if boxed:
+            return boxed + self.h_stud_deal(ev, card)
         if seat not in self.holes:
             self._place_hole(seat, card, ev, register=False)
             return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not dealt in (dealt in: "
@@ -296,6 +299,12 @@ class StudHand(Hand):
         rnd = self.round
         assert rnd is not None
         out = self._faces_check()
+        timed = rnd.tick(ev.t)  # a clock that ran out comes first, before a bring-in is judged wrong
+        if timed:
+            out += timed + self._after_round_change(ev.t)
+            if self.phase != BETTING or self.round is not rnd or any(f.seat == ev.seat for f in timed
+                                                                     if f.code == "DEAD_HAND_CLOCK"):
+                return out  # the round is over, or the late action of the dead seat is not applied
         if self._posted_for_absent(ev):
             return out  # the dealer puts in the bring-in the core already posted for the absent seat
         if ev.seat in self.holes and self.street_i == 0:
@@ -304,7 +313,9 @@ class StudHand(Hand):
                 return out + wrong
         if (isinstance(ev, ActionEvent) and ev.action == "fold" and self._may_check_instead(ev.seat)):
             return out + self._opener_mucked(ev.seat)
-        first_action = rnd.actions_taken == 0 and self.street_i > 0
+        # Only the street's very first action can be "first to act wrong"; a second seat acting before the
+        # high board (an out-of-turn action is held, not counted) is a plain ACTION_OUT_OF_TURN.
+        first_action = rnd.actions_taken == 0 and self.street_i > 0 and not rnd.pending
         found = self.h_action(ev, card)
         if first_action and ev.seat != self.first_due:
             found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == ev.seat else f
@@ -500,6 +511,9 @@ class StudHand(Hand):
         dup = self._dup(card, f"seat{seat}", ev)
         if dup:
             return dup
+        boxed = self._boxed_dealt(seat, card)
+        if boxed:
+            return boxed + self.h_stud_street_card(ev, card)
         self.used.add(card)
         rec = self.record
         if seat not in self.holes:
@@ -521,6 +535,15 @@ class StudHand(Hand):
             self.street_done_t = ev.t
             return self._open_street(ev.t)
         return []
+
+    def _boxed_dealt(self, seat: int, card: str) -> list[Finding]:
+        """A card seen face up in the stub (BOXED_CARD) dealt to a seat anyway: said once, then the card
+        plays where it lands, as hold'em's boxed card on the board (004 §5)."""
+        if card not in self.boxed:
+            return []
+        self.boxed.discard(card)
+        return [_f("CORRECTION_NOT_FOLLOWED", f"Boxed card {card} dealt to seat {seat}; expected: {card} out "
+                                              f"of play; it plays where it lies", seat=seat, cards=[card])]
 
     def h_stud_common(self, ev: Event, card: str | None) -> list[Finding]:
         """7th street with too few cards left for every seat: one common card, face up, for all."""
