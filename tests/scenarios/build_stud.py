@@ -1069,6 +1069,88 @@ def dead_hand_clock_bring_in_pot() -> Scenario:
     return s.next_hand(3, bring_in=4).end(4, s1=970, s2=990, s3=1040, s4=1000)
 
 
+@stud
+def out_of_turn_fifth_binding() -> Scenario:
+    about = ("5th street: seat 4's open jacks check first; seat 3 bets 40 before seat 1: ACTION_OUT_OF_TURN; "
+             "seat 1 checks, so the action to seat 3 did not change and its bet stands (000 §3.1); seat 4 "
+             "calls, seat 1 folds; seats 3 and 4 check it down, seat 3 wins; next hand")
+    s = Stud("out_of_turn_fifth_binding", about)
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").act(4, "check")
+    s.act(3, "bet", 40).expect("ACTION_OUT_OF_TURN", 3, "fifth").act(1, "check").act(4, "call", 40)
+    s.fold(1, (*DOWN[1], UP[1], "8c", "Tc"))
+    for name in ("sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+@stud
+def out_of_turn_fourth_void_no_limit() -> Scenario:
+    s = Stud("out_of_turn_fourth_void_no_limit", "no limit, 4th street: seat 4's open jacks act first (002 "
+                                                 "§4), but seat 1 bets 30 first: STUD_FIRST_TO_ACT_WRONG; "
+                                                 "seat 4 bets 50, the action to seat 1 changed, so its 30 "
+                                                 "is void (ACTION_OUT_OF_TURN, info) and seat 1 acts again: "
+                                                 "it calls 50; seat 3 calls; checked down; next hand")
+    s.setup_stud("no").begin().deal3().act(4, "bet", 10).act(1, "call", 10).fold(2).act(3, "call", 10)
+    s.street("fourth").act(1, "bet", 30).expect("STUD_FIRST_TO_ACT_WRONG", 1, "fourth")
+    s.act(4, "bet", 50).expect("ACTION_OUT_OF_TURN", 1, "fourth", "info")
+    s.act(1, "call", 50).act(3, "call", 50)
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3, bring_in=4).end(4, s1=930, s2=990, s3=1130, s4=950)
+
+
+# --- a street card dealt before the betting ended (ours: STUD_CARD_PREMATURE) ---------------------------
+@stud
+def card_premature() -> Scenario:
+    s = Stud("card_premature", "4th street: seat 4 checks and, while seat 1 is to act, the dealer already "
+                               "gives seat 1 its 5th-street card Tc face up: STUD_CARD_PREMATURE (as a "
+                               "premature board card, 000 §2.6, 003 (9); 002 silent): Tc does not play; the "
+                               "dealer takes it out (to the burns), the betting ends, 5th street is dealt as "
+                               "usual and seat 1 gets Kh; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check").up(1, "Tc")
+    s.expect("STUD_CARD_PREMATURE", 1, "fourth", "error").gone("seat1", "Tc").card("burn", "Tc")
+    s.act(1, "check").act(3, "check")
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Kh").up(3, "6s").up(4, "3c").checks()
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_premature_kept() -> Scenario:
+    s = Stud("card_premature_kept", "4th street: seat 1's 5th-street card Tc is dealt face up while seat 1 "
+                                    "is to act: STUD_CARD_PREMATURE; the dealer leaves it and, after the "
+                                    "betting, deals 5th street to seats 3 and 4 only: at 5th street's first "
+                                    "action CORRECTION_NOT_FOLLOWED once, and Tc plays as seat 1's "
+                                    "5th-street card (the cards as they lie); checked down, seat 3 wins; "
+                                    "next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check").up(1, "Tc")
+    s.expect("STUD_CARD_PREMATURE", 1, "fourth", "error").act(1, "check").act(3, "check")
+    s.e("card", dt=1.0, zone="burn", card="3s").up(3, "6s").up(4, "3c")
+    s.act(4, "check").expect("CORRECTION_NOT_FOLLOWED", 1, "fifth").act(1, "check").act(3, "check")
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_premature_seventh_down() -> Scenario:
+    s = Stud("card_premature_seventh_down", "6th street: seat 4 bets 40 and, before seat 1 acts, seat 3 gets "
+                                            "a 7th-street card (face down): STUD_CARD_PREMATURE without "
+                                            "naming the card (a down-card); it goes to the burns; seat 1 "
+                                            "folds, seat 3 calls; 7th street is dealt as usual (seat 3: Qs), "
+                                            "checked; seat 3's four queens win; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").checks()
+    s.street("sixth").act(4, "bet", 40).card("seat3", "Kc").expect("STUD_CARD_PREMATURE", 3, "sixth")
+    s.gone("seat3", "Kc").card("burn", "Kc").fold(1, (*DOWN[1], UP[1], "8c", "Tc", "Ac")).act(3, "call", 40)
+    s.street("seventh", seats=(3, 4), up=False).checks((4, 3)).expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

@@ -74,6 +74,9 @@ class StudHand(Hand):
         self.first_due: int | None = None  # who must act first on this street
         self.faces_checked = False  # this street's up-cards were checked at its first action
         self.common: str | None = None  # 7th street's common card when the deck ran short
+        self.early: dict[int, str] = {}  # seat → a next-street card dealt while the betting was open
+        self.early_up: set[str] = set()  # premature cards seen face up
+        self.early_ok = False  # the floor accepted the table as played: a kept premature card plays
         self.structure: BettingStructure | None = None
         self.deal_seq = [s for _ in range(self.game.hole_cards) for s in self.dealt_in]
 
@@ -423,6 +426,9 @@ class StudHand(Hand):
         assert card is not None
         zone = getattr(ev, "zone", "")
         seat = _seat_of(zone)
+        if self.early.get(seat or 0) == card:
+            self.early_up.add(card)  # a premature card dealt face up: it is no hole card (yet)
+            return []
         if (seat is None or seat not in self.holes or card not in self.holes[seat]
                 or self.phase in (SHOWDOWN, ENDED)):
             return self.h_exposed(ev, card)
@@ -524,6 +530,7 @@ class StudHand(Hand):
             self.zones.put(card, f"seat{seat}", _uid(ev))
             rec.notes.append(f"card {card} to seat {seat} on {self.street} street set aside")
             return []
+        self.early.pop(seat, None)  # the remedy: a new card for the street (the early one is out)
         self._place_hole(seat, card, ev)
         self.street_got.add(seat)
         self.card_street[card] = self.street_i
@@ -605,6 +612,9 @@ class StudHand(Hand):
         rec = self.record
         if fresh and self.street_i == 0 and seat not in rec.folded and seat not in rec.dead:
             return self._extra_third(seat, card, ev)
+        if (fresh and self.street_i < len(self.game.streets) - 1 and seat not in rec.folded
+                and seat not in rec.dead and seat not in self.early):
+            return self._premature_card(seat, card)
         rec.notes.append(f"card {card} to seat {seat} during the {self.street} street betting")
         return []
 
@@ -623,6 +633,43 @@ class StudHand(Hand):
         out += self.round.fold(seat, ev.t, "dead hand: too many cards")
         return out + self._after_round_change(ev.t)
 
+    def _premature_card(self, seat: int, card: str) -> list[Finding]:
+        """A card from the stub to a live seat while 4th-6th street is still being bet: the next street's
+        card, dealt too early. It does not play: it goes back out of play, the action completes and the
+        street is dealt as usual (our reading of the premature-card rules 000 §2.6, 003 (9); 002 silent)."""
+        self.early[seat] = card
+        nxt = self.game.streets[self.street_i + 1]
+        up = self.game.street_up.get(nxt, False)
+        self.record.notes.append(f"card {card} to seat {seat} during the {self.street} street betting")
+        return [_f("STUD_CARD_PREMATURE", f"Card dealt to seat {seat} while the {self.street} street betting "
+                                          f"is open", seat=seat, cards=[card] if up else [],
+                   remedy=f"The card does not play: take it out; finish the {self.street} street betting, "
+                          f"then deal {nxt} street as usual")]
+
+    def _premature_kept(self, t: float) -> list[Finding]:
+        """The street was dealt around a premature card left at its seat: it is that seat's street card
+        (the cards as they lie), said once."""
+        out: list[Finding] = []
+        for seat, card in list(self.early.items()):
+            lies = self.zones.zone_of(card) == f"seat{seat}"
+            if seat in self.street_got or not lies or seat not in self.live():
+                continue
+            del self.early[seat]
+            self.holes[seat].append(card)
+            self.record.hole.setdefault(seat, []).append(card)
+            self.street_got.add(seat)
+            self.card_street[card] = self.street_i
+            if self.game.street_up.get(self.street, False):
+                if card in self.early_up:
+                    self.up[seat].append(card)
+                else:
+                    self.face_due[card] = seat
+            if not out and not self.early_ok:
+                msg = (f"Premature card of seat {seat} kept and played as its {self.street} street card; "
+                       f"expected: taken out, a new card dealt")
+                out.append(_f("CORRECTION_NOT_FOLLOWED", msg, seat=seat))
+        return out
+
     def h_stud_action_due(self, ev: Event, card: str | None) -> list[Finding]:
         """A player acts before every seat has this street's card: the street is played as it lies."""
         assert isinstance(ev, ActionEvent)
@@ -630,8 +677,10 @@ class StudHand(Hand):
             return []
         if self.runout:
             return []
-        self.record.notes.append(f"{self.street} street opened by an action before every card was out")
-        out = self._open_street(ev.t)
+        out = self._premature_kept(ev.t)
+        if not all(s in self.street_got for s in self.live()):
+            self.record.notes.append(f"{self.street} street opened by an action before every card was out")
+        out += self._open_street(ev.t)
         if self.phase == BETTING:
             out += self.h_stud_action(ev, card)
         return out
@@ -642,6 +691,7 @@ class StudHand(Hand):
         super().accept_as_played()
         self.turn_owed.clear()
         self.third_down.clear()
+        self.early_ok = bool(self.early)
         if self.wrong_bringer is not None:
             self.record.notes.append(f"wrong bring-in by seat {self.wrong_bringer} stands (floor)")
             self.wrong_bringer = None
