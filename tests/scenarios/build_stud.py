@@ -1151,6 +1151,78 @@ def card_premature_seventh_down() -> Scenario:
     return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
 
 
+# --- between hands and the floor (catalogue D, S, L) in stud ----------------------------------------------
+@stud
+def deck_incomplete() -> Scenario:
+    s = Stud("deck_incomplete", "after a clean hand the dealer checks the deck and reads 51 cards (7h "
+                                "missing): DECK_INCOMPLETE between the hands (000 §2.1; 004 §2(1)); the last "
+                                "hand is unchanged and the next one is dealt and tracked")
+    s.setup_stud().begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown")
+    s.show_three().e("console", dt=3.0, button="deck_check")
+    for c in FULL:
+        if c != "7h":
+            s.e("card", dt=0.1, zone="deck", card=c)
+    s.e("console", button="deck_check_done").expect("DECK_INCOMPLETE", None, "between")
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def floor_called() -> Scenario:
+    s = Stud("floor_called", "5th street: the dealer calls the floor from the console: FLOOR_CALLED (004 "
+                             "§12, info); the hand goes on, checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").act(4, "check")
+    s.e("console", button="floor").expect("FLOOR_CALLED", None, "fifth").checks((1, 3))
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def elimination_order() -> Scenario:
+    s = Stud("elimination_order", "seats 1 and 2 start with 25 each: after the ante both call the "
+                                  "completion all-in on 3rd street (seat 1 first: stud's order runs from the "
+                                  "bring-in, not from a button); seat 3's four queens win, both are out: "
+                                  "ELIMINATION_ORDER, equal stacks, so the later all-in (seat 2) places "
+                                  "higher (001 §10); they leave and the next hand is heads-up")
+    for seat, stack in ((1, 25), (2, 25), (3, 1000), (4, 1000)):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+    s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS["fixed"])
+    s.begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).act(2, "call", 20)
+    s.act(3, "call", 20)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three().muck(2, (*DOWN[2], "6d"))
+    s.e("hand_start", dt=5.0).expect("POT_AWARD", 3, "showdown").expect("ELIMINATION_ORDER", 2, "showdown")
+    for seat in (3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3(seats=(3, 4)).act(3, "bet", 10).fold(4).expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, s3=1080, s4=970)
+
+
+@stud
+def string_bet_bring_in() -> Scenario:
+    s = Stud("string_bet_bring_in", "chip readers, 3rd street: seat 3 puts in the bring-in (10), then "
+                                    "reaches back and adds 10 more to complete: a string bet (000 §3.1): "
+                                    "STRING_BET, the bring-in stands and the 10 go back; seat 4 completes, "
+                                    "the hand is played out as in clean_fixed; next hand")
+    s.setup_stud().begin().deal3().e("chips", seat=3, amount=10).e("chips", seat=3, amount=20)
+    s.expect("STRING_BET", 3, "third").e("chips", seat=3, amount=10)
+    s.e("chips", seat=4, amount=20).e("chips", seat=1, amount=20).fold(2).e("chips", seat=3, amount=20)
+    s.rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def string_bet_fifth() -> Scenario:
+    s = Stud("string_bet_fifth", "chip readers, 5th street: seat 4 bets 40, seat 1 calls 40 and in a second "
+                                 "motion adds 40 more: STRING_BET (000 §3.1), the call stands and the 40 go "
+                                 "back; seat 3 calls; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.e("chips", seat=4, amount=40).e("chips", seat=1, amount=40).e("chips", seat=1, amount=80)
+    s.expect("STRING_BET", 1, "fifth").e("chips", seat=1, amount=40).e("chips", seat=3, amount=40)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()
