@@ -1223,6 +1223,78 @@ def string_bet_fifth() -> Scenario:
     return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
 
 
+@stud
+def oversized_chip() -> Scenario:
+    s = Stud("oversized_chip", "chip readers, 5th street: seat 4 bets 40, seat 1 puts in one 100 chip "
+                               "without a word: OVERSIZED_CHIP (000 §3.1; 001 §8), a call of 40, 60 "
+                               "back; seat 3 calls; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.e("chips", seat=4, amount=40).e("chips", seat=1, amount=100).expect("OVERSIZED_CHIP", 1, "fifth")
+    s.e("chips", seat=1, amount=40).e("chips", seat=3, amount=40)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
+
+
+def _short_all_in_fifth(s: Stud, limit: str, stack1: int) -> Stud:
+    """Seat 1 starts with `stack1` and has 65 left on 5th street; seat 4 bets 40 and seat 1 goes all-in for
+    65, 25 more: short of a full raise (40), but at least half of one; seat 3 calls 65."""
+    for seat in (1, 2, 3, 4):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack1 if seat == 1 else 1000)
+    s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS[limit])
+    s.begin().deal3()
+    if limit == "fixed":
+        s.third_fixed()
+    else:
+        s.act(4, "bet", 10).act(1, "call", 10).fold(2).act(3, "call", 10)
+    s.street("fourth").checks().street("fifth").act(4, "bet", 40).act(1, "raise", 65).act(3, "call", 65)
+    return s
+
+
+def _short_all_in_rest(s: Stud) -> Stud:
+    """Seats 3 and 4 check 6th and 7th street; seat 3's four queens win every pot; seat 1 is out."""
+    s.street("sixth").checks((4, 3)).street("seventh", up=False).checks((4, 3))
+    return s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+
+
+def _heads_up_next(s: Stud, winner: int, bring_in: int) -> Stud:
+    """Seat 1 is out: the next hand is dealt to seats 2-4; all fold to the bring-in."""
+    s.e("hand_start", dt=5.0).expect("POT_AWARD", winner, "showdown")
+    for seat in (2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3(seats=(2, 3, 4)).act(bring_in, "bet", 10)
+    for seat in [x for x in (2, 3, 4) if x > bring_in] + [x for x in (2, 3, 4) if x < bring_in]:
+        s.fold(seat)
+    return s.expect("UNCALLED_BET", bring_in, "showdown")
+
+
+@stud
+def short_all_in_fixed_reopens() -> Scenario:
+    s = Stud("short_all_in_fixed_reopens", "fixed limit, profile handbuch: on 5th street seat 4 bets 40 and "
+                                           "seat 1 goes all-in for 65 (25 more, at least half a bet): in a "
+                                           "limit game that reopens the betting (TDA 2024 Rule 47-B, every "
+                                           "profile), so seat 4 may raise again to 105, no alert; seat 3 "
+                                           "calls; seat 3 wins every pot, seat 1 is out; next hand without "
+                                           "it",
+             profile="handbuch")
+    _short_all_in_fifth(s, "fixed", 90).act(4, "raise", 105).act(3, "call", 105)
+    _short_all_in_rest(s)
+    return _heads_up_next(s, 3, 3).end(3, s2=990, s3=1235, s4=865)
+
+
+@stud
+def short_all_in_no_limit_not_reopened() -> Scenario:
+    s = Stud("short_all_in_no_limit_not_reopened", "no limit, profile handbuch, the same 5th street: seat "
+                                                   "1's all-in of 25 more is short of a full raise (40), so "
+                                                   "it does not reopen the betting for seat 4 (000 §3.1): "
+                                                   "its raise to 105 is RAISE_NOT_REOPENED and stands as a "
+                                                   "call of 65; seat 3 wins every pot, seat 1 is out; next "
+                                                   "hand without it",
+             profile="handbuch")
+    _short_all_in_fifth(s, "no", 80).act(4, "raise", 105).expect("RAISE_NOT_REOPENED", 4, "fifth")
+    _short_all_in_rest(s)
+    return _heads_up_next(s, 3, 4).end(4, s2=990, s3=1160, s4=930)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()
