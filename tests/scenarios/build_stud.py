@@ -1295,6 +1295,53 @@ def short_all_in_no_limit_not_reopened() -> Scenario:
     return _heads_up_next(s, 3, 4).end(4, s2=990, s3=1160, s4=930)
 
 
+# --- a street card to the wrong seat (ours: STUD_CARD_WRONG_SEAT) ----------------------------------------
+@stud
+def card_wrong_seat() -> Scenario:
+    s = Stud("card_wrong_seat", "5th street: seat 3 gets its 6s and then seat 4's 3c as well: "
+                                "STUD_CARD_WRONG_SEAT (dealt out of order; after 3rd street's betting no "
+                                "misdeal, 001 §14(2), 004 §4(2h)); the dealer slides 3c to seat 4 (remedy); "
+                                "played out as in clean_fixed; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks()
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Tc").up(3, "6s").up(3, "3c")
+    s.expect("STUD_CARD_WRONG_SEAT", 3, "fifth", "error").gone("seat3", "3c").up(4, "3c").checks()
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_wrong_seat_folded() -> Scenario:
+    s = Stud("card_wrong_seat_folded", "4th street: after seat 1's 8c the dealer gives 5s to seat 2, which "
+                                       "folded on 3rd street: STUD_CARD_WRONG_SEAT; the card goes to seat 3, "
+                                       "the next seat waiting (remedy); played out as in clean_fixed; next "
+                                       "hand")
+    s.setup_stud().begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(2, "5s")
+    # seat 3's reader sees 5s before seat 2's reports it gone: a slide, not a second 5s (no DECK_DUPLICATE)
+    s.expect("STUD_CARD_WRONG_SEAT", 2, "fourth", "error").up(3, "5s").gone("seat2", "5s").up(4, "Jd")
+    s.checks().rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_wrong_seat_kept() -> Scenario:
+    s = Stud("card_wrong_seat_kept", "5th street: seat 3 gets 6s and then 3c, meant for seat 4: "
+                                     "STUD_CARD_WRONG_SEAT; the dealer leaves 3c at seat 3 and deals seat 4 "
+                                     "a new card (Kh): CORRECTION_NOT_FOLLOWED once; 3c does not play, seat "
+                                     "4 plays Kh; checked down, seat 3's four queens win; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks()
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Tc").up(3, "6s").up(3, "3c")
+    s.expect("STUD_CARD_WRONG_SEAT", 3, "fifth").up(4, "Kh").expect("CORRECTION_NOT_FOLLOWED", 4, "fifth")
+    s.checks()
+    for name in ("sixth", "seventh"):
+        s.street(name, up=name != "seventh").checks()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

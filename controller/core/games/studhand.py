@@ -77,6 +77,7 @@ class StudHand(Hand):
         self.early: dict[int, str] = {}  # seat → a next-street card dealt while the betting was open
         self.early_up: set[str] = set()  # premature cards seen face up
         self.early_ok = False  # the floor accepted the table as played: a kept premature card plays
+        self.misplaced: dict[str, int] = {}  # street card dealt to the wrong seat → the seat it belongs to
         self.structure: BettingStructure | None = None
         self.deal_seq = [s for _ in range(self.game.hole_cards) for s in self.dealt_in]
 
@@ -514,12 +515,18 @@ class StudHand(Hand):
             self.zones.put(card, f"seat{seat}", _uid(ev))
             self.lost.pop(card, None)
             return []
+        moved = self.misplaced.pop(card, None)
+        if moved is not None:  # the remedy: slid from the wrong seat to the right one
+            self.lost.pop(card, None)
+            if (before := self.zones.zone_of(card)) is not None:
+                self.zones.take(card, before)
         dup = self._dup(card, f"seat{seat}", ev)
         if dup:
             return dup
         boxed = self._boxed_dealt(seat, card)
         if boxed:
             return boxed + self.h_stud_street_card(ev, card)
+        left = self._misplaced_left(seat)
         self.used.add(card)
         rec = self.record
         if seat not in self.holes:
@@ -529,7 +536,7 @@ class StudHand(Hand):
         if seat in rec.folded or seat in rec.dead or seat in self.street_got:
             self.zones.put(card, f"seat{seat}", _uid(ev))
             rec.notes.append(f"card {card} to seat {seat} on {self.street} street set aside")
-            return []
+            return left + self._wrong_seat(seat, card)
         self.early.pop(seat, None)  # the remedy: a new card for the street (the early one is out)
         self._place_hole(seat, card, ev)
         self.street_got.add(seat)
@@ -540,8 +547,35 @@ class StudHand(Hand):
             rec.final_dealt = True
         if all(s in self.street_got for s in self.live()):
             self.street_done_t = ev.t
-            return self._open_street(ev.t)
-        return []
+            return left + self._open_street(ev.t)
+        return left
+
+    def _wrong_seat(self, seat: int, card: str) -> list[Finding]:
+        """A street card to a seat that already has its card, or has folded, while a live seat still waits
+        for one: it went to the wrong seat. After 3rd street's betting a misdeal is out of the question
+        (the catalogue's DEAL_OUT_OF_ORDER goes on after two actions): the card goes to the first seat still
+        owed one, in the order of the deal (our reading; 002 is silent)."""
+        owed = next((s for s in self.live() if s not in self.street_got), None)
+        if owed is None:
+            return []
+        self.misplaced[card] = owed
+        up = self.game.street_up.get(self.street, False)
+        why = "has folded" if seat not in self.live() else "already has its card"
+        msg = f"{self.street.capitalize()} street card dealt to seat {seat}, which {why}; seat {owed} waits"
+        return [_f("STUD_CARD_WRONG_SEAT", msg, seat=seat, cards=[card] if up else [],
+                   remedy=f"Move the card to seat {owed}: it is that seat's {self.street} street card")]
+
+    def _misplaced_left(self, seat: int) -> list[Finding]:
+        """The seat owed a misplaced card gets a new card instead: the misplaced one stays out of play,
+        said once (the table did otherwise; the core follows the cards it was dealt)."""
+        stale = [c for c, s in self.misplaced.items() if s == seat]
+        for c in stale:
+            del self.misplaced[c]
+        if not stale:
+            return []
+        msg = (f"Seat {seat} got a new {self.street} street card; expected: the card dealt to the wrong "
+               f"seat; that card does not play")
+        return [_f("CORRECTION_NOT_FOLLOWED", msg, seat=seat)]
 
     def _boxed_dealt(self, seat: int, card: str) -> list[Finding]:
         """A card seen face up in the stub (BOXED_CARD) dealt to a seat anyway: said once, then the card
@@ -692,6 +726,7 @@ class StudHand(Hand):
         self.turn_owed.clear()
         self.third_down.clear()
         self.early_ok = bool(self.early)
+        self.misplaced.clear()
         if self.wrong_bringer is not None:
             self.record.notes.append(f"wrong bring-in by seat {self.wrong_bringer} stands (floor)")
             self.wrong_bringer = None
