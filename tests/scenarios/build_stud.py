@@ -1342,6 +1342,17 @@ def card_wrong_seat_kept() -> Scenario:
     return s.next_hand(3).end(3, **AFTER_CLEAN)
 
 
+@stud
+def rabbit_hunt() -> Scenario:
+    s = Stud("rabbit_hunt", "4th street: seat 4 bets, seats 1 and 3 fold; the hand is over, but the dealer "
+                            "burns and deals seat 4 its 5th-street card anyway: RABBIT_HUNT (000 §2.3; 004 "
+                            "§10: no card is shown once the hand has ended); the result stands; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "bet", 40)
+    s.fold(1, (*DOWN[1], UP[1], "8c")).fold(3, (*DOWN[3], UP[3], "5s")).expect("UNCALLED_BET", 4, "showdown")
+    s.e("card", dt=1.0, zone="burn", card="3s").up(4, "3c").expect("RABBIT_HUNT", 4, "between")
+    return s.next_hand(4).end(3, s1=970, s2=990, s3=990, s4=1050)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

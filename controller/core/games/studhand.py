@@ -43,6 +43,7 @@ STUD_TRANSITIONS: dict[tuple[str, str], str] = {
     (BETTING, "burn"): "h_stud_burn", (BETTING, "knock"): "h_ignore", (BETTING, "board_count"): "h_ignore",
     (DUE, "hole"): "h_stud_street_card", (DUE, "exposed"): "h_stud_exposed", (DUE, "board"): "h_stud_common",
     (DUE, "burn"): "h_stud_burn", (DUE, "action"): "h_stud_action_due", (DUE, "board_count"): "h_ignore",
+    (SHOWDOWN, "hole"): "h_stud_rabbit", (ENDED, "hole"): "h_stud_rabbit",
 }
 
 
@@ -703,6 +704,19 @@ class StudHand(Hand):
                        f"expected: taken out, a new card dealt")
                 out.append(_f("CORRECTION_NOT_FOLLOWED", msg, seat=seat))
         return out
+
+    def h_stud_rabbit(self, ev: Event, card: str | None) -> list[Finding]:
+        """A card from the stub to a seat once the betting is over: stud's rabbit hunt, as a board card
+        after the hand ended in hold'em (000 §2.3; 004 §10). A seat's own card put back is nothing."""
+        assert card is not None
+        seat = _seat(ev)
+        fresh = card not in self.used and all(card not in cs for cs in self.holes.values())
+        self.zones.put(card, f"seat{seat}", _uid(ev))
+        if not fresh:
+            return []
+        self.used.add(card)
+        return [_f("RABBIT_HUNT", f"Card {card} dealt to seat {seat} after the betting ended", seat=seat,
+                   cards=[card])]
 
     def h_stud_action_due(self, ev: Event, card: str | None) -> list[Finding]:
         """A player acts before every seat has this street's card: the street is played as it lies."""
