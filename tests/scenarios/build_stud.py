@@ -1353,6 +1353,34 @@ def rabbit_hunt() -> Scenario:
     return s.next_hand(4).end(3, s1=970, s2=990, s3=990, s4=1050)
 
 
+# --- limits on the later streets (BET_ABOVE_LIMIT) per structure ----------------------------------------
+@stud
+def cap_fifth_fixed() -> Scenario:
+    s = Stud("cap_fifth_fixed", "fixed limit, 5th street (big bet 40): seat 4 bets, seat 1 raises to 80, "
+                                "seat 3 to 120, seat 4 to 160: a bet and three raises, the cap (TDA 2024 "
+                                "Rule 48); seat 1's raise to 200 is BET_ABOVE_LIMIT and stands as a call of "
+                                "160; seat 3 calls; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).act(1, "raise", 80).act(3, "raise", 120).act(4, "raise", 160)
+    s.act(1, "raise", 200).expect("BET_ABOVE_LIMIT", 1, "fifth").act(3, "call", 160)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=810, s2=990, s3=1390, s4=810)
+
+
+@stud
+def pot_limit_overbet_fourth() -> Scenario:
+    about = ("pot limit: after 3rd street the pot is 80 (antes 20, three calls of 20: stud antes are live "
+             "money in the pot); on 4th street seat 4 bets 100: BET_ABOVE_LIMIT, it stands at the pot, 80 "
+             "(TDA 2024 Rule 54); seats 1 and 3 call; checked down, seat 3 wins; next hand")
+    s = Stud("pot_limit_overbet_fourth", about)
+    s.setup_stud("pot").begin().deal3()
+    s.act(4, "bet", 10).act(1, "raise", 20).fold(2).act(3, "call", 20).act(4, "call", 20)
+    s.street("fourth").act(4, "bet", 100).expect("BET_ABOVE_LIMIT", 4, "fourth")
+    s.act(1, "call", 80).act(3, "call", 80)
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3, bring_in=4).end(4, s1=890, s2=990, s3=1210, s4=910)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()
