@@ -211,9 +211,15 @@ class BettingRound:
             return []
         deadline = self._clock_deadline
         if deadline is not None and t >= deadline:
-            f = [Finding(code="DEAD_HAND_CLOCK", seat=seat,
-                         message=f"Seat {seat} did not act within {self.profile.clock_s:g} s of the clock: "
-                                 "its hand is dead")]
+            msg = f"Seat {seat} did not act within {self.profile.clock_s:g} s of the clock: its hand is dead"
+            forced = min(self.structure.bring_in, self.stacks[seat]) if self.must_bring_in(seat) else 0
+            if forced:
+                msg += f"; its bring-in ({forced}) is posted and stays in"
+            f = [Finding(code="DEAD_HAND_CLOCK", seat=seat, message=msg)]
+            if forced:
+                # Stud: the forced bet is owed even by a dead hand (002 §3: no check, no fold); it is
+                # posted and stays in, and the next seat acts on it (docs/rules.md, Seven-card stud).
+                self._apply(seat, Intent("raise", forced, declared=True, what=f"bring-in {forced}"), t, f)
             self._do_fold(seat, t)
             self._run(seat, t, f)
             return f

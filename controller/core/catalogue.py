@@ -173,6 +173,10 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("STUD_OPENER_MUCKED", "warning", "002 §3", "Opener threw his cards away after the forced bet",
      "Counts as checked: his three cards go face down in front of him; he gets cards while he could check",
      "T"),
+    ("STUD_CARD_PREMATURE", "error", "000 §2.6; 003 (9)", "Stud street card dealt before the betting ended",
+     "The card does not play: take it out; finish the betting, then deal the street as usual", "T"),
+    ("STUD_CARD_WRONG_SEAT", "error", "001 §14(2); 004 §4(2h)", "Stud street card dealt to the wrong seat",
+     "Move the card to the seat still waiting for its street card", "T"),
     # --- X: extensions (ours; documented in docs/rules.md)
     ("BAD_EVENT", "error", "interfaces.md §1", "Event rejected",
      "Check the sensor or console that sent it; the event was not applied", "X"),

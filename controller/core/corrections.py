@@ -16,6 +16,7 @@ CORRECTABLE: frozenset[str] = frozenset({
     "TURN_PREMATURE", "RIVER_PREMATURE", "RAISE_NOT_REOPENED", "CALL_SHORT", "BET_BELOW_MINIMUM",
     "OVERSIZED_CHIP", "BLIND_WRONG", "BUTTON_WRONG", "DEAL_BEFORE_BLINDS",
     "STUD_BRING_IN_WRONG", "STUD_STREET_CARD_WRONG",  # the right seat brings in; an up-card is turned up
+    "STUD_CARD_PREMATURE", "STUD_CARD_WRONG_SEAT",  # early card out; a misdealt card to its seat
 })
 
 

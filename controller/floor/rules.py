@@ -214,6 +214,13 @@ SUMMARIES: dict[str, str] = {
         "The opener who throws his cards away after his forced bet is treated as having checked (002 §3): "
         "his cards lie face down in front of him and he is dealt in as long as checking would have kept "
         "him in."),
+    "STUD_CARD_PREMATURE": (
+        "A card dealt to a seat while fourth to sixth street is still being bet is early, like a premature "
+        "board card (000 §2.6; 003 (9)): it does not play, the betting ends, then the street is dealt."),
+    "STUD_CARD_WRONG_SEAT": (
+        "A street card went to a seat that already had one, or had folded: dealt out of order, but after "
+        "third street's betting the hand goes on (001 §14(2); 004 §4(2h)): the card moves to the seat "
+        "still waiting."),
     # --- X: our extensions
     "BAD_EVENT": (
         "Not a rulebook matter: a sensor or console sent something the controller could not apply "

@@ -880,6 +880,575 @@ def table_game_from_config() -> Scenario:
     return s.end(3, s1=975, s2=995, s3=1055, s4=975)
 
 
+# --- deck integrity (catalogue D) in stud --------------------------------------------------------------
+FULL = [r + u for r in "23456789TJQKA" for u in "cdhs"]
+UIDS = {c: f"{i:02x}b0" for i, c in enumerate(FULL)}
+
+
+def _heads_up_13(s: Stud, start: str = "fifth") -> Stud:
+    """Seats 1 and 3 check from `start` to 7th street (seat 1's board is higher on every street, so it
+    acts first and shows first); seat 3's four queens win, seat 1 mucks."""
+    names = ["fourth", "fifth", "sixth", "seventh"]
+    for name in names[names.index(start):]:
+        s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))
+    s.expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    return s.muck(1, (*DOWN[1], "Th"))
+
+
+@stud
+def deck_duplicate() -> Scenario:
+    s = Stud("deck_duplicate", "initial deal: seat 4's first card is a second As while seat 1 holds the "
+                               "As: DECK_DUPLICATE, the deck is fouled, the hand is over at once "
+                               "(001 §14(7); 004 §6(1)); the redeal (new deck, antes again) is played "
+                               "out as in clean_fixed, then the next hand")
+    s.setup_stud().begin()
+    for seat in (1, 2, 3):
+        s.card(f"seat{seat}", DOWN[seat][0])
+    s.card("seat4", "As").expect("DECK_DUPLICATE", None, "deal", "misdeal")
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
+def deck_duplicate_fifth() -> Scenario:
+    s = Stud("deck_duplicate_fifth", "5th street, after bets on 3rd and 4th street: seat 1's card is a "
+                                     "second Qc while seat 3 holds the Qc: DECK_DUPLICATE, the hand ends at "
+                                     "once and every bet goes back, antes too (001 §14(7): fouled deck, no "
+                                     "matter how far the hand went); the next hand is dealt and tracked")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "bet", 20).act(1, "call", 20)
+    s.act(3, "call", 20).e("card", dt=1.0, zone="burn", card="3s").up(3, "6s")
+    s.card("seat1", "Qc").expect("DECK_DUPLICATE", None, "fifth", "misdeal")
+    s.e("hand_start", dt=5.0)  # a void hand has no pot to award
+    for seat in (1, 2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3().act(3, "bet", 10)
+    for seat in (4, 1, 2):
+        s.fold(seat)
+    s.expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, s1=995, s2=995, s3=1015, s4=995)
+
+
+@stud
+def foreign_card() -> Scenario:
+    s = Stud("foreign_card", "initial deal with an enrolled deck: seat 2's first card is a tag not in the "
+                             "deck: FOREIGN_CARD, not a misdeal (001 §14(6)); the card is not applied, the "
+                             "dealer gives seat 2 a correct card in its place and the deal goes on in order; "
+                             "played out as in clean_fixed, then the next hand")
+    s.setup_stud().e("deck", id="blue-1", cards={uid: c for c, uid in UIDS.items()}).begin()
+    s.card("seat1", "As").e("card", zone="seat2", uid="ffee").expect("FOREIGN_CARD", 2, "deal")
+    s.card("seat2", "2h").card("seat3", "Qc").card("seat4", "9s")
+    for seat in (1, 2, 3, 4):
+        s.card(f"seat{seat}", DOWN[seat][1])
+    for seat in (1, 2, 3, 4):
+        s.up(seat, UP[seat])
+    s.third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def foreign_card_sixth() -> Scenario:
+    s = Stud("foreign_card_sixth", "6th street: seat 3's card is a tag not in the enrolled deck: "
+                                   "FOREIGN_CARD (001 §14(6)); it is replaced by the next card (Qh), which "
+                                   "counts as seat 3's 6th-street up-card; checked down, seat 3 wins; next "
+                                   "hand")
+    s.setup_stud().e("deck", id="blue-1", cards={uid: c for c, uid in UIDS.items()}).begin().deal3()
+    s.third_fixed().street("fourth").checks().street("fifth").checks()
+    s.e("card", dt=1.0, zone="burn", card="4c").up(1, "Ac").e("card", zone="seat3", uid="ffee")
+    s.expect("FOREIGN_CARD", 3, "sixth").up(3, "Qh").up(4, "4s").checks()
+    s.street("seventh", up=False).checks().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def boxed_card() -> Scenario:
+    s = Stud("boxed_card", "4th street betting: the camera sees Kh face up in the stub: BOXED_CARD (004 "
+                           "§5); the dealer takes it out and deals 5th street from the next cards; checked "
+                           "down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check")
+    s.e("exposed", zone="deck", card="Kh").expect("BOXED_CARD", None, "fourth").checks((1, 3))
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def boxed_card_dealt() -> Scenario:
+    s = Stud("boxed_card_dealt", "4th street betting: Kh is seen face up in the stub: BOXED_CARD; the dealer "
+                                 "deals it anyway as seat 1's 5th-street card: CORRECTION_NOT_FOLLOWED once "
+                                 "(004 §5), then the card plays where it lies (seat 1's up-card, now the "
+                                 "highest board: it acts first); checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check")
+    s.e("exposed", zone="deck", card="Kh").expect("BOXED_CARD", None, "fourth").checks((1, 3))
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Kh").expect("CORRECTION_NOT_FOLLOWED", 1, "fifth")
+    s.up(3, "6s").up(4, "3c").checks()
+    for name in ("sixth", "seventh"):
+        s.street(name, up=name != "seventh").checks()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_missing() -> Scenario:
+    s = Stud("card_missing", "5th street: seat 4 bets, seat 1 folds and its Kd leaves the seat but never "
+                             "reaches the muck; seat 3 calls and wins at showdown; at the next hand_start "
+                             "CARD_MISSING (004 §6(3): count the deck; the result stands), then the pot")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).act(1, "fold").muck(1, ("As", "7c", "8c", "Tc")).gone("seat1", "Kd")
+    s.act(3, "call", 40)
+    for name in ("sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    s.e("hand_start", dt=5.0).expect("CARD_MISSING", None, "between").expect("POT_AWARD", 3, "showdown")
+    for seat in (1, 2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3().act(3, "bet", 10)
+    for seat in (4, 1, 2):
+        s.fold(seat)
+    s.expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+# --- betting rows of catalogue A in stud ---------------------------------------------------------------
+@stud
+def player_skipped() -> Scenario:
+    s = Stud("player_skipped", "3rd street: after seat 3's bring-in seat 4 is to act, but seat 1 calls and "
+                               "seat 2 folds: ACTION_OUT_OF_TURN twice, then PLAYER_SKIPPED: seat 4 counts "
+                               "as folded (001 §8); seat 1's call stands (the action to it did not change); "
+                               "seats 1 and 3 check it down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(1, "call", 10)
+    s.expect("ACTION_OUT_OF_TURN", 1, "third")
+    s.act(2, "fold").expect("ACTION_OUT_OF_TURN", 2, "third").expect("PLAYER_SKIPPED", 4, "third")
+    s.muck(2, (*DOWN[2], UP[2])).muck(4, (*DOWN[4], UP[4]))
+    _heads_up_13(s, "fourth")
+    return s.next_hand(3).end(3, s1=980, s2=990, s3=1040, s4=990)
+
+
+@stud
+def player_skipped_fourth() -> Scenario:
+    s = Stud("player_skipped_fourth", "4th street: seat 4's open jacks must act first (002 §4), but seat 1 "
+                                      "checks (STUD_FIRST_TO_ACT_WRONG) and seat 3 checks "
+                                      "(ACTION_OUT_OF_TURN): two later seats acted, PLAYER_SKIPPED: seat 4 "
+                                      "counts as folded (001 §8; in stud the skipped seat is the high "
+                                      "board, not the seat left of a button); seats 1 and 3 check it "
+                                      "down; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth")
+    s.act(1, "check").expect("STUD_FIRST_TO_ACT_WRONG", 1, "fourth")
+    s.act(3, "check").expect("ACTION_OUT_OF_TURN", 3, "fourth").expect("PLAYER_SKIPPED", 4, "fourth")
+    s.muck(4, (*DOWN[4], UP[4], "Jd"))
+    _heads_up_13(s, "fifth")
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def call_short() -> Scenario:
+    s = Stud("call_short", "5th street (big bet 40): seat 4 bets 40, seat 1 puts in 20: CALL_SHORT (000 "
+                           "§3.1: complete the call, no raise); seat 1 then tries to raise to 80: CALL_SHORT "
+                           "again, it stands as the call to 40; seat 3 calls; checked down; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).act(1, "call", 20).expect("CALL_SHORT", 1, "fifth", "error")
+    s.act(1, "raise", 80).expect("CALL_SHORT", 1, "fifth").act(3, "call", 40)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
+
+
+@stud
+def dead_hand_clock() -> Scenario:
+    s = Stud("dead_hand_clock", "5th street: seat 4 bets 40 and seat 1 thinks: after 65 s ACTION_TIME; "
+                                "the clock is called (004 §11: one more minute); seat 1 still has not acted "
+                                "when seat 3 calls 70 s later: DEAD_HAND_CLOCK, seat 1's hand is dead, its "
+                                "chips stay in; seat 3's call is in turn; checked down, seat 3 wins; "
+                                "next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).e("console", dt=65.0, button="clock").expect("ACTION_TIME", 1, "fifth")
+    s.e("action", dt=70.0, seat=3, action="call", amount=40)
+    s.expect("DEAD_HAND_CLOCK", 1, "fifth", "dead_hand")
+    s.muck(1, (*DOWN[1], UP[1], "8c", "Tc"))
+    for name in ("sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+# --- showdown rows of catalogue S in stud --------------------------------------------------------------
+@stud
+def mucked_winner() -> Scenario:
+    s = Stud("mucked_winner", "checked down to the showdown: seat 4 shows first (the highest board), seat 1 "
+                              "mucks, and the dealer mucks seat 3's down-cards (Qc Qd Qs) before the pot is "
+                              "awarded; the muck reader identifies them: MUCKED_WINNER, seat 3's four queens "
+                              "still win (000 §4.1; 001 §9); next hand")
+    s.setup_stud().begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[4], "5c"):
+        s.e("exposed", zone="seat4", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(3, (*DOWN[3], "Qs"))
+    s.e("hand_start", dt=5.0).expect("MUCKED_WINNER", 3, "showdown", "error")
+    s.expect("POT_AWARD", 3, "showdown")
+    for seat in (1, 2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3().act(3, "bet", 10)
+    for seat in (4, 1, 2):
+        s.fold(seat)
+    s.expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, **AFTER_CLEAN)
+
+
+@stud
+def dead_hand_clock_bring_in() -> Scenario:
+    s = Stud("dead_hand_clock_bring_in", "3rd street: seat 3 (2c) must bring in and does not act; the clock "
+                                         "is called and runs out when seat 4 completes 70 s later: "
+                                         "DEAD_HAND_CLOCK, seat 3's hand is dead; the bring-in is forced "
+                                         "(002 §3: no check, no fold), so the core posts it for seat 3 and "
+                                         "it stays in (as an absent bring-in); seat 4's completion is in "
+                                         "turn; seat 1's aces and tens win; next hand")
+    s.setup_stud().begin().deal3().e("console", dt=5.0, button="clock")
+    s.e("action", dt=70.0, seat=4, action="raise", amount=20)
+    s.expect("DEAD_HAND_CLOCK", 3, "third", "dead_hand").muck(3, (*DOWN[3], UP[3]))
+    s.act(1, "call", 20).fold(2)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(1).end(3, s1=1040, s2=990, s3=1000, s4=970)
+
+
+@stud
+def dead_hand_clock_bring_in_pot() -> Scenario:
+    s = Stud("dead_hand_clock_bring_in_pot", "pot limit: the highest up-card (seat 4, Jh) must bring in "
+                                             "(002 §3) and lets its clock run out: DEAD_HAND_CLOCK when seat "
+                                             "1 completes to 20; seat 4's bring-in (10) is posted for it and "
+                                             "stays in; seat 2 folds, seat 3 calls; seats 1 and 3 check it "
+                                             "down, seat 3 wins; the next hand's bring-in is seat 4 again")
+    s.setup_stud("pot").begin().deal3().e("console", dt=5.0, button="clock")
+    s.e("action", dt=70.0, seat=1, action="raise", amount=20)
+    s.expect("DEAD_HAND_CLOCK", 4, "third", "dead_hand").muck(4, (*DOWN[4], UP[4]))
+    s.fold(2).act(3, "call", 20)
+    _heads_up_13(s, "fourth")
+    return s.next_hand(3, bring_in=4).end(4, s1=970, s2=990, s3=1040, s4=1000)
+
+
+@stud
+def out_of_turn_fifth_binding() -> Scenario:
+    about = ("5th street: seat 4's open jacks check first; seat 3 bets 40 before seat 1: ACTION_OUT_OF_TURN; "
+             "seat 1 checks, so the action to seat 3 did not change and its bet stands (000 §3.1); seat 4 "
+             "calls, seat 1 folds; seats 3 and 4 check it down, seat 3 wins; next hand")
+    s = Stud("out_of_turn_fifth_binding", about)
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").act(4, "check")
+    s.act(3, "bet", 40).expect("ACTION_OUT_OF_TURN", 3, "fifth").act(1, "check").act(4, "call", 40)
+    s.fold(1, (*DOWN[1], UP[1], "8c", "Tc"))
+    for name in ("sixth", "seventh"):
+        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+@stud
+def out_of_turn_fourth_void_no_limit() -> Scenario:
+    s = Stud("out_of_turn_fourth_void_no_limit", "no limit, 4th street: seat 4's open jacks act first (002 "
+                                                 "§4), but seat 1 bets 30 first: STUD_FIRST_TO_ACT_WRONG; "
+                                                 "seat 4 bets 50, the action to seat 1 changed, so its 30 "
+                                                 "is void (ACTION_OUT_OF_TURN, info) and seat 1 acts again: "
+                                                 "it calls 50; seat 3 calls; checked down; next hand")
+    s.setup_stud("no").begin().deal3().act(4, "bet", 10).act(1, "call", 10).fold(2).act(3, "call", 10)
+    s.street("fourth").act(1, "bet", 30).expect("STUD_FIRST_TO_ACT_WRONG", 1, "fourth")
+    s.act(4, "bet", 50).expect("ACTION_OUT_OF_TURN", 1, "fourth", "info")
+    s.act(1, "call", 50).act(3, "call", 50)
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3, bring_in=4).end(4, s1=930, s2=990, s3=1130, s4=950)
+
+
+# --- a street card dealt before the betting ended (ours: STUD_CARD_PREMATURE) ---------------------------
+@stud
+def card_premature() -> Scenario:
+    s = Stud("card_premature", "4th street: seat 4 checks and, while seat 1 is to act, the dealer already "
+                               "gives seat 1 its 5th-street card Tc face up: STUD_CARD_PREMATURE (as a "
+                               "premature board card, 000 §2.6, 003 (9); 002 silent): Tc does not play; the "
+                               "dealer takes it out (to the burns), the betting ends, 5th street is dealt as "
+                               "usual and seat 1 gets Kh; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check").up(1, "Tc")
+    s.expect("STUD_CARD_PREMATURE", 1, "fourth", "error").gone("seat1", "Tc").card("burn", "Tc")
+    s.act(1, "check").act(3, "check")
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Kh").up(3, "6s").up(4, "3c").checks()
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_premature_kept() -> Scenario:
+    s = Stud("card_premature_kept", "4th street: seat 1's 5th-street card Tc is dealt face up while seat 1 "
+                                    "is to act: STUD_CARD_PREMATURE; the dealer leaves it and, after the "
+                                    "betting, deals 5th street to seats 3 and 4 only: at 5th street's first "
+                                    "action CORRECTION_NOT_FOLLOWED once, and Tc plays as seat 1's "
+                                    "5th-street card (the cards as they lie); checked down, seat 3 wins; "
+                                    "next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "check").up(1, "Tc")
+    s.expect("STUD_CARD_PREMATURE", 1, "fourth", "error").act(1, "check").act(3, "check")
+    s.e("card", dt=1.0, zone="burn", card="3s").up(3, "6s").up(4, "3c")
+    s.act(4, "check").expect("CORRECTION_NOT_FOLLOWED", 1, "fifth").act(1, "check").act(3, "check")
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_premature_seventh_down() -> Scenario:
+    s = Stud("card_premature_seventh_down", "6th street: seat 4 bets 40 and, before seat 1 acts, seat 3 gets "
+                                            "a 7th-street card (face down): STUD_CARD_PREMATURE without "
+                                            "naming the card (a down-card); it goes to the burns; seat 1 "
+                                            "folds, seat 3 calls; 7th street is dealt as usual (seat 3: Qs), "
+                                            "checked; seat 3's four queens win; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").checks()
+    s.street("sixth").act(4, "bet", 40).card("seat3", "Kc").expect("STUD_CARD_PREMATURE", 3, "sixth")
+    s.gone("seat3", "Kc").card("burn", "Kc").fold(1, (*DOWN[1], UP[1], "8c", "Tc", "Ac")).act(3, "call", 40)
+    s.street("seventh", seats=(3, 4), up=False).checks((4, 3)).expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+# --- between hands and the floor (catalogue D, S, L) in stud ----------------------------------------------
+@stud
+def deck_incomplete() -> Scenario:
+    s = Stud("deck_incomplete", "after a clean hand the dealer checks the deck and reads 51 cards (7h "
+                                "missing): DECK_INCOMPLETE between the hands (000 §2.1; 004 §2(1)); the last "
+                                "hand is unchanged and the next one is dealt and tracked")
+    s.setup_stud().begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown")
+    s.show_three().e("console", dt=3.0, button="deck_check")
+    for c in FULL:
+        if c != "7h":
+            s.e("card", dt=0.1, zone="deck", card=c)
+    s.e("console", button="deck_check_done").expect("DECK_INCOMPLETE", None, "between")
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def floor_called() -> Scenario:
+    s = Stud("floor_called", "5th street: the dealer calls the floor from the console: FLOOR_CALLED (004 "
+                             "§12, info); the hand goes on, checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").act(4, "check")
+    s.e("console", button="floor").expect("FLOOR_CALLED", None, "fifth").checks((1, 3))
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def elimination_order() -> Scenario:
+    s = Stud("elimination_order", "seats 1 and 2 start with 25 each: after the ante both call the "
+                                  "completion all-in on 3rd street (seat 1 first: stud's order runs from the "
+                                  "bring-in, not from a button); seat 3's four queens win, both are out: "
+                                  "ELIMINATION_ORDER, equal stacks, so the later all-in (seat 2) places "
+                                  "higher (001 §10); they leave and the next hand is heads-up")
+    for seat, stack in ((1, 25), (2, 25), (3, 1000), (4, 1000)):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+    s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS["fixed"])
+    s.begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).act(2, "call", 20)
+    s.act(3, "call", 20)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three().muck(2, (*DOWN[2], "6d"))
+    s.e("hand_start", dt=5.0).expect("POT_AWARD", 3, "showdown").expect("ELIMINATION_ORDER", 2, "showdown")
+    for seat in (3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3(seats=(3, 4)).act(3, "bet", 10).fold(4).expect("UNCALLED_BET", 3, "showdown")
+    return s.end(3, s3=1080, s4=970)
+
+
+@stud
+def string_bet_bring_in() -> Scenario:
+    s = Stud("string_bet_bring_in", "chip readers, 3rd street: seat 3 puts in the bring-in (10), then "
+                                    "reaches back and adds 10 more to complete: a string bet (000 §3.1): "
+                                    "STRING_BET, the bring-in stands and the 10 go back; seat 4 completes, "
+                                    "the hand is played out as in clean_fixed; next hand")
+    s.setup_stud().begin().deal3().e("chips", seat=3, amount=10).e("chips", seat=3, amount=20)
+    s.expect("STRING_BET", 3, "third").e("chips", seat=3, amount=10)
+    s.e("chips", seat=4, amount=20).e("chips", seat=1, amount=20).fold(2).e("chips", seat=3, amount=20)
+    s.rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def string_bet_fifth() -> Scenario:
+    s = Stud("string_bet_fifth", "chip readers, 5th street: seat 4 bets 40, seat 1 calls 40 and in a second "
+                                 "motion adds 40 more: STRING_BET (000 §3.1), the call stands and the 40 go "
+                                 "back; seat 3 calls; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.e("chips", seat=4, amount=40).e("chips", seat=1, amount=40).e("chips", seat=1, amount=80)
+    s.expect("STRING_BET", 1, "fifth").e("chips", seat=1, amount=40).e("chips", seat=3, amount=40)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
+
+
+@stud
+def oversized_chip() -> Scenario:
+    s = Stud("oversized_chip", "chip readers, 5th street: seat 4 bets 40, seat 1 puts in one 100 chip "
+                               "without a word: OVERSIZED_CHIP (000 §3.1; 001 §8), a call of 40, 60 "
+                               "back; seat 3 calls; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.e("chips", seat=4, amount=40).e("chips", seat=1, amount=100).expect("OVERSIZED_CHIP", 1, "fifth")
+    s.e("chips", seat=1, amount=40).e("chips", seat=3, amount=40)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
+
+
+def _short_all_in_fifth(s: Stud, limit: str, stack1: int) -> Stud:
+    """Seat 1 starts with `stack1` and has 65 left on 5th street; seat 4 bets 40 and seat 1 goes all-in for
+    65, 25 more: short of a full raise (40), but at least half of one; seat 3 calls 65."""
+    for seat in (1, 2, 3, 4):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack1 if seat == 1 else 1000)
+    s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS[limit])
+    s.begin().deal3()
+    if limit == "fixed":
+        s.third_fixed()
+    else:
+        s.act(4, "bet", 10).act(1, "call", 10).fold(2).act(3, "call", 10)
+    s.street("fourth").checks().street("fifth").act(4, "bet", 40).act(1, "raise", 65).act(3, "call", 65)
+    return s
+
+
+def _short_all_in_rest(s: Stud) -> Stud:
+    """Seats 3 and 4 check 6th and 7th street; seat 3's four queens win every pot; seat 1 is out."""
+    s.street("sixth").checks((4, 3)).street("seventh", up=False).checks((4, 3))
+    return s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+
+
+def _heads_up_next(s: Stud, winner: int, bring_in: int) -> Stud:
+    """Seat 1 is out: the next hand is dealt to seats 2-4; all fold to the bring-in."""
+    s.e("hand_start", dt=5.0).expect("POT_AWARD", winner, "showdown")
+    for seat in (2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3(seats=(2, 3, 4)).act(bring_in, "bet", 10)
+    for seat in [x for x in (2, 3, 4) if x > bring_in] + [x for x in (2, 3, 4) if x < bring_in]:
+        s.fold(seat)
+    return s.expect("UNCALLED_BET", bring_in, "showdown")
+
+
+@stud
+def short_all_in_fixed_reopens() -> Scenario:
+    s = Stud("short_all_in_fixed_reopens", "fixed limit, profile handbuch: on 5th street seat 4 bets 40 and "
+                                           "seat 1 goes all-in for 65 (25 more, at least half a bet): in a "
+                                           "limit game that reopens the betting (TDA 2024 Rule 47-B, every "
+                                           "profile), so seat 4 may raise again to 105, no alert; seat 3 "
+                                           "calls; seat 3 wins every pot, seat 1 is out; next hand without "
+                                           "it",
+             profile="handbuch")
+    _short_all_in_fifth(s, "fixed", 90).act(4, "raise", 105).act(3, "call", 105)
+    _short_all_in_rest(s)
+    return _heads_up_next(s, 3, 3).end(3, s2=990, s3=1235, s4=865)
+
+
+@stud
+def short_all_in_no_limit_not_reopened() -> Scenario:
+    s = Stud("short_all_in_no_limit_not_reopened", "no limit, profile handbuch, the same 5th street: seat "
+                                                   "1's all-in of 25 more is short of a full raise (40), so "
+                                                   "it does not reopen the betting for seat 4 (000 §3.1): "
+                                                   "its raise to 105 is RAISE_NOT_REOPENED and stands as a "
+                                                   "call of 65; seat 3 wins every pot, seat 1 is out; next "
+                                                   "hand without it",
+             profile="handbuch")
+    _short_all_in_fifth(s, "no", 80).act(4, "raise", 105).expect("RAISE_NOT_REOPENED", 4, "fifth")
+    _short_all_in_rest(s)
+    return _heads_up_next(s, 3, 4).end(4, s2=990, s3=1160, s4=930)
+
+
+# --- a street card to the wrong seat (ours: STUD_CARD_WRONG_SEAT) ----------------------------------------
+@stud
+def card_wrong_seat() -> Scenario:
+    s = Stud("card_wrong_seat", "5th street: seat 3 gets its 6s and then seat 4's 3c as well: "
+                                "STUD_CARD_WRONG_SEAT (dealt out of order; after 3rd street's betting no "
+                                "misdeal, 001 §14(2), 004 §4(2h)); the dealer slides 3c to seat 4 (remedy); "
+                                "played out as in clean_fixed; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks()
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Tc").up(3, "6s").up(3, "3c")
+    s.expect("STUD_CARD_WRONG_SEAT", 3, "fifth", "error").gone("seat3", "3c").up(4, "3c").checks()
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_wrong_seat_folded() -> Scenario:
+    s = Stud("card_wrong_seat_folded", "4th street: after seat 1's 8c the dealer gives 5s to seat 2, which "
+                                       "folded on 3rd street: STUD_CARD_WRONG_SEAT; the card goes to seat 3, "
+                                       "the next seat waiting (remedy); played out as in clean_fixed; next "
+                                       "hand")
+    s.setup_stud().begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(2, "5s")
+    # seat 3's reader sees 5s before seat 2's reports it gone: a slide, not a second 5s (no DECK_DUPLICATE)
+    s.expect("STUD_CARD_WRONG_SEAT", 2, "fourth", "error").up(3, "5s").gone("seat2", "5s").up(4, "Jd")
+    s.checks().rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def card_wrong_seat_kept() -> Scenario:
+    s = Stud("card_wrong_seat_kept", "5th street: seat 3 gets 6s and then 3c, meant for seat 4: "
+                                     "STUD_CARD_WRONG_SEAT; the dealer leaves 3c at seat 3 and deals seat 4 "
+                                     "a new card (Kh): CORRECTION_NOT_FOLLOWED once; 3c does not play, seat "
+                                     "4 plays Kh; checked down, seat 3's four queens win; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks()
+    s.e("card", dt=1.0, zone="burn", card="3s").up(1, "Tc").up(3, "6s").up(3, "3c")
+    s.expect("STUD_CARD_WRONG_SEAT", 3, "fifth").up(4, "Kh").expect("CORRECTION_NOT_FOLLOWED", 4, "fifth")
+    s.checks()
+    for name in ("sixth", "seventh"):
+        s.street(name, up=name != "seventh").checks()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def rabbit_hunt() -> Scenario:
+    s = Stud("rabbit_hunt", "4th street: seat 4 bets, seats 1 and 3 fold; the hand is over, but the dealer "
+                            "burns and deals seat 4 its 5th-street card anyway: RABBIT_HUNT (000 §2.3; 004 "
+                            "§10: no card is shown once the hand has ended); the result stands; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").act(4, "bet", 40)
+    s.fold(1, (*DOWN[1], UP[1], "8c")).fold(3, (*DOWN[3], UP[3], "5s")).expect("UNCALLED_BET", 4, "showdown")
+    s.e("card", dt=1.0, zone="burn", card="3s").up(4, "3c").expect("RABBIT_HUNT", 4, "between")
+    return s.next_hand(4).end(3, s1=970, s2=990, s3=990, s4=1050)
+
+
+# --- limits on the later streets (BET_ABOVE_LIMIT) per structure ----------------------------------------
+@stud
+def cap_fifth_fixed() -> Scenario:
+    s = Stud("cap_fifth_fixed", "fixed limit, 5th street (big bet 40): seat 4 bets, seat 1 raises to 80, "
+                                "seat 3 to 120, seat 4 to 160: a bet and three raises, the cap (TDA 2024 "
+                                "Rule 48); seat 1's raise to 200 is BET_ABOVE_LIMIT and stands as a call of "
+                                "160; seat 3 calls; checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).act(1, "raise", 80).act(3, "raise", 120).act(4, "raise", 160)
+    s.act(1, "raise", 200).expect("BET_ABOVE_LIMIT", 1, "fifth").act(3, "call", 160)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=810, s2=990, s3=1390, s4=810)
+
+
+@stud
+def pot_limit_overbet_fourth() -> Scenario:
+    about = ("pot limit: after 3rd street the pot is 80 (antes 20, three calls of 20: stud antes are live "
+             "money in the pot); on 4th street seat 4 bets 100: BET_ABOVE_LIMIT, it stands at the pot, 80 "
+             "(TDA 2024 Rule 54); seats 1 and 3 call; checked down, seat 3 wins; next hand")
+    s = Stud("pot_limit_overbet_fourth", about)
+    s.setup_stud("pot").begin().deal3()
+    s.act(4, "bet", 10).act(1, "raise", 20).fold(2).act(3, "call", 20).act(4, "call", 20)
+    s.street("fourth").act(4, "bet", 100).expect("BET_ABOVE_LIMIT", 4, "fourth")
+    s.act(1, "call", 80).act(3, "call", 80)
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3, bring_in=4).end(4, s1=890, s2=990, s3=1210, s4=910)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

@@ -43,6 +43,7 @@ STUD_TRANSITIONS: dict[tuple[str, str], str] = {
     (BETTING, "burn"): "h_stud_burn", (BETTING, "knock"): "h_ignore", (BETTING, "board_count"): "h_ignore",
     (DUE, "hole"): "h_stud_street_card", (DUE, "exposed"): "h_stud_exposed", (DUE, "board"): "h_stud_common",
     (DUE, "burn"): "h_stud_burn", (DUE, "action"): "h_stud_action_due", (DUE, "board_count"): "h_ignore",
+    (SHOWDOWN, "hole"): "h_stud_rabbit", (ENDED, "hole"): "h_stud_rabbit",
 }
 
 
@@ -74,6 +75,10 @@ class StudHand(Hand):
         self.first_due: int | None = None  # who must act first on this street
         self.faces_checked = False  # this street's up-cards were checked at its first action
         self.common: str | None = None  # 7th street's common card when the deck ran short
+        self.early: dict[int, str] = {}  # seat → a next-street card dealt while the betting was open
+        self.early_up: set[str] = set()  # premature cards seen face up
+        self.early_ok = False  # the floor accepted the table as played: a kept premature card plays
+        self.misplaced: dict[str, int] = {}  # street card dealt to the wrong seat → the seat it belongs to
         self.structure: BettingStructure | None = None
         self.deal_seq = [s for _ in range(self.game.hole_cards) for s in self.dealt_in]
 
@@ -110,6 +115,9 @@ class StudHand(Hand):
         self.in_flight.pop(card, None)
         self.blinds_done = True
         self.used.add(card)
+        boxed = self._boxed_dealt(seat, card)
+        if boxed:
+            return boxed + self.h_stud_deal(ev, card)
         if seat not in self.holes:
             self._place_hole(seat, card, ev, register=False)
             return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not dealt in (dealt in: "
@@ -296,6 +304,12 @@ class StudHand(Hand):
         rnd = self.round
         assert rnd is not None
         out = self._faces_check()
+        timed = rnd.tick(ev.t)  # a clock that ran out comes first, before a bring-in is judged wrong
+        if timed:
+            out += timed + self._after_round_change(ev.t)
+            if self.phase != BETTING or self.round is not rnd or any(f.seat == ev.seat for f in timed
+                                                                     if f.code == "DEAD_HAND_CLOCK"):
+                return out  # the round is over, or the late action of the dead seat is not applied
         if self._posted_for_absent(ev):
             return out  # the dealer puts in the bring-in the core already posted for the absent seat
         if ev.seat in self.holes and self.street_i == 0:
@@ -304,7 +318,9 @@ class StudHand(Hand):
                 return out + wrong
         if (isinstance(ev, ActionEvent) and ev.action == "fold" and self._may_check_instead(ev.seat)):
             return out + self._opener_mucked(ev.seat)
-        first_action = rnd.actions_taken == 0 and self.street_i > 0
+        # Only the street's very first action can be "first to act wrong"; a second seat acting before the
+        # high board (an out-of-turn action is held, not counted) is a plain ACTION_OUT_OF_TURN.
+        first_action = rnd.actions_taken == 0 and self.street_i > 0 and not rnd.pending
         found = self.h_action(ev, card)
         if first_action and ev.seat != self.first_due:
             found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == ev.seat else f
@@ -412,6 +428,9 @@ class StudHand(Hand):
         assert card is not None
         zone = getattr(ev, "zone", "")
         seat = _seat_of(zone)
+        if self.early.get(seat or 0) == card:
+            self.early_up.add(card)  # a premature card dealt face up: it is no hole card (yet)
+            return []
         if (seat is None or seat not in self.holes or card not in self.holes[seat]
                 or self.phase in (SHOWDOWN, ENDED)):
             return self.h_exposed(ev, card)
@@ -497,9 +516,18 @@ class StudHand(Hand):
             self.zones.put(card, f"seat{seat}", _uid(ev))
             self.lost.pop(card, None)
             return []
+        moved = self.misplaced.pop(card, None)
+        if moved is not None:  # the remedy: slid from the wrong seat to the right one
+            self.lost.pop(card, None)
+            if (before := self.zones.zone_of(card)) is not None:
+                self.zones.take(card, before)
         dup = self._dup(card, f"seat{seat}", ev)
         if dup:
             return dup
+        boxed = self._boxed_dealt(seat, card)
+        if boxed:
+            return boxed + self.h_stud_street_card(ev, card)
+        left = self._misplaced_left(seat)
         self.used.add(card)
         rec = self.record
         if seat not in self.holes:
@@ -509,7 +537,8 @@ class StudHand(Hand):
         if seat in rec.folded or seat in rec.dead or seat in self.street_got:
             self.zones.put(card, f"seat{seat}", _uid(ev))
             rec.notes.append(f"card {card} to seat {seat} on {self.street} street set aside")
-            return []
+            return left + self._wrong_seat(seat, card)
+        self.early.pop(seat, None)  # the remedy: a new card for the street (the early one is out)
         self._place_hole(seat, card, ev)
         self.street_got.add(seat)
         self.card_street[card] = self.street_i
@@ -519,8 +548,44 @@ class StudHand(Hand):
             rec.final_dealt = True
         if all(s in self.street_got for s in self.live()):
             self.street_done_t = ev.t
-            return self._open_street(ev.t)
-        return []
+            return left + self._open_street(ev.t)
+        return left
+
+    def _wrong_seat(self, seat: int, card: str) -> list[Finding]:
+        """A street card to a seat that already has its card, or has folded, while a live seat still waits
+        for one: it went to the wrong seat. After 3rd street's betting a misdeal is out of the question
+        (the catalogue's DEAL_OUT_OF_ORDER goes on after two actions): the card goes to the first seat still
+        owed one, in the order of the deal (our reading; 002 is silent)."""
+        owed = next((s for s in self.live() if s not in self.street_got), None)
+        if owed is None:
+            return []
+        self.misplaced[card] = owed
+        up = self.game.street_up.get(self.street, False)
+        why = "has folded" if seat not in self.live() else "already has its card"
+        msg = f"{self.street.capitalize()} street card dealt to seat {seat}, which {why}; seat {owed} waits"
+        return [_f("STUD_CARD_WRONG_SEAT", msg, seat=seat, cards=[card] if up else [],
+                   remedy=f"Move the card to seat {owed}: it is that seat's {self.street} street card")]
+
+    def _misplaced_left(self, seat: int) -> list[Finding]:
+        """The seat owed a misplaced card gets a new card instead: the misplaced one stays out of play,
+        said once (the table did otherwise; the core follows the cards it was dealt)."""
+        stale = [c for c, s in self.misplaced.items() if s == seat]
+        for c in stale:
+            del self.misplaced[c]
+        if not stale:
+            return []
+        msg = (f"Seat {seat} got a new {self.street} street card; expected: the card dealt to the wrong "
+               f"seat; that card does not play")
+        return [_f("CORRECTION_NOT_FOLLOWED", msg, seat=seat)]
+
+    def _boxed_dealt(self, seat: int, card: str) -> list[Finding]:
+        """A card seen face up in the stub (BOXED_CARD) dealt to a seat anyway: said once, then the card
+        plays where it lands, as hold'em's boxed card on the board (004 §5)."""
+        if card not in self.boxed:
+            return []
+        self.boxed.discard(card)
+        return [_f("CORRECTION_NOT_FOLLOWED", f"Boxed card {card} dealt to seat {seat}; expected: {card} out "
+                                              f"of play; it plays where it lies", seat=seat, cards=[card])]
 
     def h_stud_common(self, ev: Event, card: str | None) -> list[Finding]:
         """7th street with too few cards left for every seat: one common card, face up, for all."""
@@ -582,6 +647,9 @@ class StudHand(Hand):
         rec = self.record
         if fresh and self.street_i == 0 and seat not in rec.folded and seat not in rec.dead:
             return self._extra_third(seat, card, ev)
+        if (fresh and self.street_i < len(self.game.streets) - 1 and seat not in rec.folded
+                and seat not in rec.dead and seat not in self.early):
+            return self._premature_card(seat, card)
         rec.notes.append(f"card {card} to seat {seat} during the {self.street} street betting")
         return []
 
@@ -600,6 +668,56 @@ class StudHand(Hand):
         out += self.round.fold(seat, ev.t, "dead hand: too many cards")
         return out + self._after_round_change(ev.t)
 
+    def _premature_card(self, seat: int, card: str) -> list[Finding]:
+        """A card from the stub to a live seat while 4th-6th street is still being bet: the next street's
+        card, dealt too early. It does not play: it goes back out of play, the action completes and the
+        street is dealt as usual (our reading of the premature-card rules 000 §2.6, 003 (9); 002 silent)."""
+        self.early[seat] = card
+        nxt = self.game.streets[self.street_i + 1]
+        up = self.game.street_up.get(nxt, False)
+        self.record.notes.append(f"card {card} to seat {seat} during the {self.street} street betting")
+        return [_f("STUD_CARD_PREMATURE", f"Card dealt to seat {seat} while the {self.street} street betting "
+                                          f"is open", seat=seat, cards=[card] if up else [],
+                   remedy=f"The card does not play: take it out; finish the {self.street} street betting, "
+                          f"then deal {nxt} street as usual")]
+
+    def _premature_kept(self, t: float) -> list[Finding]:
+        """The street was dealt around a premature card left at its seat: it is that seat's street card
+        (the cards as they lie), said once."""
+        out: list[Finding] = []
+        for seat, card in list(self.early.items()):
+            lies = self.zones.zone_of(card) == f"seat{seat}"
+            if seat in self.street_got or not lies or seat not in self.live():
+                continue
+            del self.early[seat]
+            self.holes[seat].append(card)
+            self.record.hole.setdefault(seat, []).append(card)
+            self.street_got.add(seat)
+            self.card_street[card] = self.street_i
+            if self.game.street_up.get(self.street, False):
+                if card in self.early_up:
+                    self.up[seat].append(card)
+                else:
+                    self.face_due[card] = seat
+            if not out and not self.early_ok:
+                msg = (f"Premature card of seat {seat} kept and played as its {self.street} street card; "
+                       f"expected: taken out, a new card dealt")
+                out.append(_f("CORRECTION_NOT_FOLLOWED", msg, seat=seat))
+        return out
+
+    def h_stud_rabbit(self, ev: Event, card: str | None) -> list[Finding]:
+        """A card from the stub to a seat once the betting is over: stud's rabbit hunt, as a board card
+        after the hand ended in hold'em (000 §2.3; 004 §10). A seat's own card put back is nothing."""
+        assert card is not None
+        seat = _seat(ev)
+        fresh = card not in self.used and all(card not in cs for cs in self.holes.values())
+        self.zones.put(card, f"seat{seat}", _uid(ev))
+        if not fresh:
+            return []
+        self.used.add(card)
+        return [_f("RABBIT_HUNT", f"Card {card} dealt to seat {seat} after the betting ended", seat=seat,
+                   cards=[card])]
+
     def h_stud_action_due(self, ev: Event, card: str | None) -> list[Finding]:
         """A player acts before every seat has this street's card: the street is played as it lies."""
         assert isinstance(ev, ActionEvent)
@@ -607,8 +725,10 @@ class StudHand(Hand):
             return []
         if self.runout:
             return []
-        self.record.notes.append(f"{self.street} street opened by an action before every card was out")
-        out = self._open_street(ev.t)
+        out = self._premature_kept(ev.t)
+        if not all(s in self.street_got for s in self.live()):
+            self.record.notes.append(f"{self.street} street opened by an action before every card was out")
+        out += self._open_street(ev.t)
         if self.phase == BETTING:
             out += self.h_stud_action(ev, card)
         return out
@@ -619,6 +739,8 @@ class StudHand(Hand):
         super().accept_as_played()
         self.turn_owed.clear()
         self.third_down.clear()
+        self.early_ok = bool(self.early)
+        self.misplaced.clear()
         if self.wrong_bringer is not None:
             self.record.notes.append(f"wrong bring-in by seat {self.wrong_bringer} stands (floor)")
             self.wrong_bringer = None
