@@ -111,9 +111,11 @@ class Stud(Scenario):
         self.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
         return self
 
-    def heads_up_checked_down(self) -> Stud:
-        """Seats 3 and 4 check 5th to 7th street; seat 4 shows first, seat 3's four queens win."""
-        for name in ("fifth", "sixth", "seventh"):
+    def heads_up_checked_down(self, first: str = "fifth") -> Stud:
+        """Seats 3 and 4 check from street `first` to 7th street; seat 4 shows first, seat 3's four queens
+        win."""
+        streets = ("fifth", "sixth", "seventh")
+        for name in streets[streets.index(first):]:
             self.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
         self.expect("SHOWDOWN_ORDER", 4, "showdown")
         for c in (*DOWN[3], "Qs"):
@@ -998,12 +1000,7 @@ def card_missing() -> Scenario:
     s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
     s.act(4, "bet", 40).act(1, "fold").muck(1, ("As", "7c", "8c", "Tc")).gone("seat1", "Kd")
     s.act(3, "call", 40)
-    for name in ("sixth", "seventh"):
-        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
-    s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    s.muck(4, (*DOWN[4], "5c"))
+    s.heads_up_checked_down("sixth")
     s.e("hand_start", dt=5.0).expect("CARD_MISSING", None, "between").expect("POT_AWARD", 3, "showdown")
     for seat in (1, 2, 3, 4):
         s.e("chips", seat=seat, amount=5)
@@ -1069,12 +1066,7 @@ def dead_hand_clock() -> Scenario:
     s.e("action", dt=70.0, seat=3, action="call", amount=40)
     s.expect("DEAD_HAND_CLOCK", 1, "fifth", "dead_hand")
     s.muck(1, (*DOWN[1], UP[1], "8c", "Tc"))
-    for name in ("sixth", "seventh"):
-        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
-    s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    s.muck(4, (*DOWN[4], "5c"))
+    s.heads_up_checked_down("sixth")
     return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
 
 
@@ -1146,12 +1138,7 @@ def out_of_turn_fifth_binding() -> Scenario:
     s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").act(4, "check")
     s.act(3, "bet", 40).expect("ACTION_OUT_OF_TURN", 3, "fifth").act(1, "check").act(4, "call", 40)
     s.fold(1, (*DOWN[1], UP[1], "8c", "Tc"))
-    for name in ("sixth", "seventh"):
-        s.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
-    s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    s.muck(4, (*DOWN[4], "5c"))
+    s.heads_up_checked_down("sixth")
     return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
 
 
