@@ -39,6 +39,7 @@ MAX_AREA = 0.4  # a card covers at most this share of the frame (close-ups)
 SAME = 0.5  # IoU above which two rectangles are the same card
 EDGE_MIN = 10.0  # colour step (grey levels) across three of a card's four sides; a level's cut through a
 # smooth shade of the table (a pool of light) has almost none
+SHADE_SIGMA = 0.18  # blur (share of the work frame's long side, about 3 smallest cards) that is "shading"
 _T = np.linspace(0.15, 0.85, 9, dtype=np.float32)
 
 
@@ -162,6 +163,13 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
     return rects, groups
 
 
+def flatten(gray: np.ndarray, sigma: float) -> np.ndarray:
+    """The grey image with the table's slow shading taken out: minus a wide blur of itself, so a white card
+    on a light desk whose brightness drifts across the frame stands out by the same step everywhere."""
+    bg = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), max(3.0, sigma))
+    return np.clip(gray.astype(np.float32) - bg + 128.0, 0, 255).astype(np.uint8)
+
+
 def _touches_border(x: int, y: int, w: int, h: int, shape: tuple[int, ...]) -> bool:
     return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
 
@@ -218,7 +226,26 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
              for r in cards]
     if split:
         found += _split_groups(groups, [r[0] for r in cards], long, frame, small, scale)
+    found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
     return found, long / scale
+
+
+def _pale_cards(gray: np.ndarray, small: np.ndarray, found: list[Found], areas: tuple[float, float],
+                long: float, scale: float, full: np.ndarray, search: float) -> list[Found]:
+    """Cards the grey levels miss because the table's light drifts: the same cuts on the grey image with
+    its slow shading taken out (a pale card on a light desk by a window or under a pool of light). Only
+    rectangles clear of every card found so far count: on a pile of cards they outline the pile as one."""
+    flat = _nms(_components(flatten(gray, SHADE_SIGMA * max(gray.shape)), small, *areas)[0], small)
+    taken = [f.quad * scale for f in found]
+    out = []
+    for r in flat:
+        q = _fit_sides(r[0], r[3])
+        if _long_side(q) <= 0.55 * long:
+            continue
+        if all(_overlap(t, q) < 0.1 * cv2.contourArea(q) for t in taken):
+            out.append(Found(quad=portrait(refine_quad(full, q / scale, search)), fill=r[1], dark=r[2]))
+            taken.append(q)
+    return out
 
 
 _TR = np.linspace(0.12, 0.88, 14, dtype=np.float32)
