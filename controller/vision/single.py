@@ -39,7 +39,7 @@ MAX_AREA = 0.4  # a card covers at most this share of the frame (close-ups)
 SAME = 0.5  # IoU above which two rectangles are the same card
 EDGE_MIN = 10.0  # colour step (grey levels) across three of a card's four sides; a level's cut through a
 # smooth shade of the table (a pool of light) has almost none
-SHADE_SIGMA = 0.18  # blur (share of the work frame's long side, about 3 smallest cards) that is "shading"
+SHADE_WINDOW = 0.4  # median window (share of the work frame's long side, two to three cards): "shading"
 _T = np.linspace(0.15, 0.85, 9, dtype=np.float32)
 
 
@@ -166,15 +166,16 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
     return rects, groups
 
 
-def flatten(gray: np.ndarray, sigma: float) -> np.ndarray:
-    """The grey image with the table's slow shading taken out: minus a wide blur of itself, so a white card
-    on a light desk whose brightness drifts across the frame stands out by the same step everywhere. The
-    blur runs on an 8× smaller copy (a shade that slow loses nothing there; 20× faster)."""
+def flatten(gray: np.ndarray, window: float) -> np.ndarray:
+    """The grey image with the table's slow shading taken out: minus its median over `window` px, so a
+    white card on a light desk whose brightness drifts across the frame stands out by the same step
+    everywhere. The median (not a mean) ignores a card covering less than half the window, and follows a
+    ramp of light to the frame's edge; it runs on an 8× smaller copy (a shade that slow loses nothing)."""
     h, w = gray.shape
-    tiny = cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA).astype(np.float32)
-    bg = cv2.resize(cv2.GaussianBlur(tiny, (0, 0), max(1.0, sigma / 8)), (w, h),
-                    interpolation=cv2.INTER_LINEAR)
-    return np.clip(gray.astype(np.float32) - bg + 128.0, 0, 255).astype(np.uint8)
+    tiny = cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    k = max(3, int(window / 8) | 1)
+    bg = cv2.resize(cv2.medianBlur(tiny, k), (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(gray.astype(np.int16) - bg.astype(np.int16) + 128, 0, 255).astype(np.uint8)
 
 
 # Cuts on the flattened image: the table sits near 128 there, a card a step above (or below: a dark deck).
@@ -253,7 +254,7 @@ def _pale_cards(gray: np.ndarray, small: np.ndarray, found: list[Found], areas: 
         return all(_overlap(t, q) < 0.1 * cv2.contourArea(q) for t in taken)
 
     # Rectangles over a card already found are dropped before the edge checks of _nms (speed).
-    cands = _components(flatten(gray, SHADE_SIGMA * max(gray.shape)), small, *areas, FLAT_CUTS)[0]
+    cands = _components(flatten(gray, SHADE_WINDOW * max(gray.shape)), small, *areas, FLAT_CUTS)[0]
     out = []
     for r in _nms([r for r in cands if clear(r[0])], small):
         q = _fit_sides(r[0], r[3])
