@@ -239,7 +239,9 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
              for r in cards]
     if split:
         found += _split_groups(groups, [r[0] for r in cards], long, frame, small, scale)
-    found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
+        # Not on a smooth table (split false): its piles are split later by the felt model, so a pile's
+        # flattened outline would clear every card found here and count as one more card.
+        found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
     return found, long / scale
 
 
