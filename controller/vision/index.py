@@ -157,7 +157,7 @@ def _hysteresis(dist: np.ndarray, strong: float, weak: float) -> np.ndarray:
     hit = np.zeros(n, bool)
     hit[labels[dist > strong]] = True
     hit[0] = False
-    return hit[labels].astype(np.uint8)
+    return np.asarray(hit[labels], np.uint8)
 
 
 def _merge_gaps(rows: list[tuple[int, int]], gap: int) -> list[tuple[int, int]]:
@@ -236,11 +236,13 @@ class IndexModel:
         return np.asarray(e / e.sum())
 
     def save(self, path: Path) -> None:
-        extra = {k: v.astype(np.float16) for k, v in (("rank_h", self.rank_h), ("suit_h", self.suit_h))
-                 if v is not None}
-        np.savez_compressed(path, rank_w=self.rank_w.astype(np.float16),
-                            suit_w=self.suit_w.astype(np.float16), mean=self.mean.astype(np.float32),
-                            scale=self.scale.astype(np.float32), **extra)
+        arrays: dict[str, np.ndarray] = {
+            "rank_w": self.rank_w.astype(np.float16), "suit_w": self.suit_w.astype(np.float16),
+            "mean": self.mean.astype(np.float32), "scale": self.scale.astype(np.float32)}
+        for k, v in (("rank_h", self.rank_h), ("suit_h", self.suit_h)):
+            if v is not None:
+                arrays[k] = v.astype(np.float16)
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=1)

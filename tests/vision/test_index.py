@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from controller.vision.index import (
     PX_MM,
     ROI_MM,
     WHOLE,
+    IndexModel,
     _hysteresis,
     _merge_gaps,
     extract,
@@ -95,3 +98,20 @@ def test_committed_model_reads_clean_rendered_indices(code: str) -> None:
     r, s = model.probs(g)
     s = s * suit_colour_prior(g.warmth)
     assert "23456789TJQKA"[int(np.argmax(r[:13]))] + SUITS[int(np.argmax(s))] == code
+
+
+def test_a_model_with_hidden_layers_saves_and_loads(tmp_path: Path) -> None:
+    g = extract(_index("Q", "d", (235, 235, 235), RED_INK))
+    assert g is not None
+    n = len(g.heads_x()[0])
+    rng = np.random.default_rng(0)
+    model = IndexModel(rank_w=rng.normal(size=(9, 14)).astype(np.float32),
+                       suit_w=rng.normal(size=(9, 4)).astype(np.float32),
+                       mean=np.zeros(n, np.float32), scale=np.ones(n, np.float32),
+                       rank_h=rng.normal(size=(n + 1, 8)).astype(np.float32) * 0.01,
+                       suit_h=rng.normal(size=(n + 1, 8)).astype(np.float32) * 0.01)
+    model.save(tmp_path / "m.npz")
+    back = load_model.__wrapped__(tmp_path / "m.npz")
+    assert back is not None and back.rank_h is not None and back.suit_h is not None
+    for a, b in zip(model.probs(g), back.probs(g), strict=True):
+        assert a.shape == b.shape and np.allclose(a, b, atol=2e-2)  # weights are stored as float16
