@@ -39,6 +39,7 @@ MAX_AREA = 0.4  # a card covers at most this share of the frame (close-ups)
 SAME = 0.5  # IoU above which two rectangles are the same card
 EDGE_MIN = 10.0  # colour step (grey levels) across three of a card's four sides; a level's cut through a
 # smooth shade of the table (a pool of light) has almost none
+SHADE_WINDOW = 0.4  # median window (share of the work frame's long side, two to three cards): "shading"
 _T = np.linspace(0.15, 0.85, 9, dtype=np.float32)
 
 
@@ -136,30 +137,50 @@ def _sample3(img: np.ndarray, p: np.ndarray) -> np.ndarray:
 _Rect = tuple[np.ndarray, float, bool, np.ndarray]  # quad, fill, dark, contour (work pixels)
 
 
-def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area: float
+def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area: float,
+                cuts: list[tuple[float, bool]] | None = None
                 ) -> tuple[list[_Rect], list[tuple[np.ndarray, bool]]]:
     """Card-shaped regions (quad, fill, dark, contour) and larger non-rectangular regions (contour, dark)
-    at every level. Edge checks and side fits wait until duplicates are dropped (speed)."""
+    at every level (`cuts`: (level, dark) pairs; by default _levels in both polarities). Edge checks and
+    side fits wait until duplicates are dropped (speed)."""
     rects: list[_Rect] = []
     groups: list[tuple[np.ndarray, bool]] = []
-    for t in _levels(gray):
-        for dark in (False, True):
-            mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
-            _, binary = cv2.threshold(gray, float(t), 255, mode)
-            contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            for c in contours:
-                x, y, w, h = cv2.boundingRect(c)
-                if w * h < min_area or w * h > 4 * max_area:
-                    continue
-                area = cv2.contourArea(c)
-                if area < min_area:
-                    continue
-                r = _rect_of(c) if area <= max_area else None
-                if r is not None:
-                    rects.append((r[0], r[1], dark, c))
-                elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):
-                    groups.append((c, dark))
+    if cuts is None:
+        cuts = [(float(t), dark) for t in _levels(gray) for dark in (False, True)]
+    for t, dark in cuts:
+        mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
+        _, binary = cv2.threshold(gray, float(t), 255, mode)
+        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            x, y, w, h = cv2.boundingRect(c)
+            if w * h < min_area or w * h > 4 * max_area:
+                continue
+            area = cv2.contourArea(c)
+            if area < min_area:
+                continue
+            r = _rect_of(c) if area <= max_area else None
+            if r is not None:
+                rects.append((r[0], r[1], dark, c))
+            elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):
+                groups.append((c, dark))
     return rects, groups
+
+
+def flatten(gray: np.ndarray, window: float) -> np.ndarray:
+    """The grey image with the table's slow shading taken out: minus its median over `window` px, so a
+    white card on a light desk whose brightness drifts across the frame stands out by the same step
+    everywhere. The median (not a mean) ignores a card covering less than half the window, and follows a
+    ramp of light to the frame's edge; it runs on an 8× smaller copy (a shade that slow loses nothing)."""
+    h, w = gray.shape
+    tiny = cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+    k = max(3, int(window / 8) | 1)
+    bg = cv2.resize(cv2.medianBlur(tiny, k), (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(gray.astype(np.int16) - bg.astype(np.int16) + 128, 0, 255).astype(np.uint8)
+
+
+# Cuts on the flattened image: the table sits near 128 there, a card a step above (or below: a dark deck).
+FLAT_STEPS = (8.0, 16.0, 28.0, 45.0)
+FLAT_CUTS = [(128.0 + d, False) for d in FLAT_STEPS] + [(128.0 - d, True) for d in FLAT_STEPS]
 
 
 def _touches_border(x: int, y: int, w: int, h: int, shape: tuple[int, ...]) -> bool:
@@ -218,7 +239,31 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
              for r in cards]
     if split:
         found += _split_groups(groups, [r[0] for r in cards], long, frame, small, scale)
+        # Not on a smooth table (split false): its piles are split later by the felt model, so a pile's
+        # flattened outline would clear every card found here and count as one more card.
+        found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
     return found, long / scale
+
+
+def _pale_cards(gray: np.ndarray, small: np.ndarray, found: list[Found], areas: tuple[float, float],
+                long: float, scale: float, full: np.ndarray, search: float) -> list[Found]:
+    """Cards the grey levels miss because the table's light drifts: the same cuts on the grey image with
+    its slow shading taken out (a pale card on a light desk by a window or under a pool of light). Only
+    rectangles clear of every card found so far count: on a pile of cards they outline the pile as one."""
+    taken = [f.quad * scale for f in found]
+
+    def clear(q: np.ndarray) -> bool:
+        return all(_overlap(t, q) < 0.1 * cv2.contourArea(q) for t in taken)
+
+    # Rectangles over a card already found are dropped before the edge checks of _nms (speed).
+    cands = _components(flatten(gray, SHADE_WINDOW * max(gray.shape)), small, *areas, FLAT_CUTS)[0]
+    out = []
+    for r in _nms([r for r in cands if clear(r[0])], small):
+        q = _fit_sides(r[0], r[3])
+        if _long_side(q) > 0.55 * long and clear(q):
+            out.append(Found(quad=portrait(refine_quad(full, q / scale, search)), fill=r[1], dark=r[2]))
+            taken.append(q)
+    return out
 
 
 _TR = np.linspace(0.12, 0.88, 14, dtype=np.float32)
