@@ -79,7 +79,7 @@ def order_from_button(seats: Sequence[int], deal_order: Sequence[int]) -> list[i
 
 def button_order(winners: Sequence[int], record: HandRecord) -> list[int]:
     """Games with a button: the odd chip goes to the first winner left of the button (000 §4.1, 001 §9.1,
-    TDA 2024 Rule 20)."""
+    TDA 2024, "Awarding Odd Chips")."""
     return order_from_button(winners, record.dealt_in)
 
 

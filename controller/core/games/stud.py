@@ -35,10 +35,11 @@ def high_card(cards: Sequence[str]) -> tuple[int, int]:
 
 
 def odd_chip_order(winners: Sequence[int], record: HandRecord) -> list[int]:
-    """Tied stud winners for the odd chips (TDA 2024 Rule 20; 002 is silent): the one holding the highest
-    card by suit first. Every card the seat was dealt counts, down-cards too, not just the five that make
-    the hand; 7th street's common card (in `record.board`) belongs to every seat and decides nothing, so it
-    is left out (docs/rules.md "Seven-card stud (002)"). Seats with no readable card keep deal order, last.
+    """Tied stud winners for the odd chips (TDA 2024, "Awarding Odd Chips"; 002 is silent): the one holding
+    the highest card by suit first. Every card the seat was dealt counts, down-cards too, not just the five
+    that make the hand; 7th street's common card (in `record.board`) belongs to every seat and decides
+    nothing, so it is left out (docs/rules.md "Seven-card stud (002)"). Seats with no readable card keep
+    deal order, last.
     """
     pos = {s: i for i, s in enumerate(record.dealt_in)}
 
