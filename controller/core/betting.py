@@ -75,7 +75,7 @@ class BettingRound:
         self._chip_values = chip_values
         self.committed: dict[int, int] = {s: posted.get(s, 0) for s in self.seats}
         self.stacks: dict[int, int] = {s: stacks[s] for s in self.seats}  # chips behind
-        if any(v < 0 for v in self.stacks.values()) or any(v < 0 for v in posted.values()):
+        if min(self.stacks.values(), default=0) < 0 or min(posted.values(), default=0) < 0:
             raise ValueError("negative stack or post")
         self.folded: set[int] = set()
         self.all_in: set[int] = {s for s in self.seats if self.stacks[s] == 0}
@@ -249,7 +249,7 @@ class BettingRound:
             if self._is_repeat(seat, committed if ev.amount is None else ev.amount):
                 return []
             return self._bad(seat, f"Action {act} from seat {seat} after the betting round closed")
-        if act in ("fold", "check") and self.must_bring_in(seat):
+        if act in ("fold", "check") and seat == self.forced_opener and self.must_bring_in(seat):
             return self._bad(seat, f"Seat {seat} must bring in ({self.structure.bring_in}) or complete to "
                                    f"{self.structure.completion_to()}: no check or fold (002 §3)")
         if act == "fold":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # clubs < diamonds < hearts < spades: the suit order of 001 §5 and 002 §3
@@ -58,8 +59,9 @@ def normalise_uid(uid: str) -> str:
     return text
 
 
+@lru_cache(maxsize=256)
 def seat_of_zone(zone: str) -> int | None:
-    """The seat number for 'seatN', else None."""
+    """The seat number for 'seatN', else None (cached: a table has a dozen zones, every card asks)."""
     m = _SEAT_ZONE_RE.fullmatch(zone)
     return int(m.group(1)) if m else None
 

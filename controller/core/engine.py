@@ -32,6 +32,7 @@ from controller.core.events import (
 from controller.core.forced import Extras
 from controller.core.games.registry import game_named
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
+from controller.core.handbase import _seat_of
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
 from controller.core.record import HandRecord
 from controller.core.showdown import Showdown
@@ -291,21 +292,17 @@ class Engine:
     # --- hand events --------------------------------------------------------------------------------
     def _on_card(self, ev: CardSeen | CardGone | Exposed) -> list[Outcome]:
         zone = ev.zone
-        seat = int(zone[4:]) if zone.startswith("seat") else None
+        seat = _seat_of(zone)
         if seat is not None and seat > self.profile.max_seats:
             top = self.profile.max_seats
             return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
-        card = ev.card
-        if not isinstance(ev, Exposed) and card is None and ev.uid is None:
-            card = self._unread_card(ev)
+        card, uid = ev.card, ev.uid
+        if card is None and uid is None:  # neither face nor tag read (extension)
+            card = self._unread_exposed(zone) if isinstance(ev, Exposed) else self._unread_card(ev)
             if card is None:
-                return []
-        if isinstance(ev, Exposed) and card is None and ev.uid is None:
-            card = self._unread_exposed(zone)
-            if card is None:
-                return []  # a face-up card the readers do not place in that zone: nothing to apply
-        if card is None and ev.uid is not None and self.zones.decks:
-            card = self.zones.decks[-1].uid_to_card.get(ev.uid)  # fast path: a tag of the active deck
+                return []  # nothing the readers placed there: nothing to apply
+        elif card is None and uid is not None and self.zones.decks:
+            card = self.zones.decks[-1].uid_to_card.get(uid)  # fast path: a tag of the active deck
         if card is None or (zone == "deck" and self.zones.check is not None):
             res = self.zones.resolve(ev.card, ev.uid)
             if isinstance(ev, CardSeen) and zone == "deck" and self.zones.check is not None:

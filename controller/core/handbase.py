@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
 from controller.core.alerts import Finding, Street
@@ -271,6 +272,13 @@ class HandBase:
             self.holes[seat].append(card)
             self.record.hole.setdefault(seat, []).append(card)
 
+    def _owner_of(self, card: str) -> int | None:
+        """The seat that was dealt `card`, None when no seat was (a board or burn card)."""
+        for seat, cards in self.holes.items():
+            if card in cards:
+                return seat
+        return None
+
     def _hole_count(self, seat: int) -> int:
         return sum(1 for c in self.holes.get(seat, ()) if c != self.exposed_card)
 
@@ -283,6 +291,10 @@ class HandBase:
         rec = self.record
         for seat in self.dealt_in:
             rec.committed[seat] = self.prev[seat] + (rnd.committed.get(seat, 0) if rnd else 0)
+
+    def _absent_in(self, seats: Sequence[int]) -> tuple[int, ...]:
+        """The absent seats among `seats`, in seat order (usually none: no scan then)."""
+        return tuple(sorted(self.absent.intersection(seats))) if self.absent else ()
 
     def _can_bet(self) -> list[int]:
         return [s for s in self.live() if self.stack_now(s) > 0]
@@ -322,7 +334,9 @@ def _seat(ev: Event) -> int:
     return seat
 
 
+@lru_cache(maxsize=256)
 def _seat_of(zone: str) -> int | None:
+    """The seat of a `seatN` zone (cached: a table has a dozen zones and every card event asks)."""
     if zone.startswith("seat"):
         return int(zone[4:])
     return None

@@ -74,7 +74,6 @@ class StudHand(Hand):
         self.faces_checked = False  # this street's up-cards were checked at its first action
         self.common: str | None = None  # 7th street's common card when the deck ran short
         self.structure: BettingStructure | None = None
-        self.deal_seq = [s for _ in range(self.game.hole_cards) for s in self.dealt_in]
 
     # --- forced bets: antes only (002 §1) --------------------------------------------------------------
     def forced_posts(self) -> list[Post]:
@@ -186,11 +185,11 @@ class StudHand(Hand):
                 out += self.round.fold(seat, t, "dead hand: absent at the end of the deal")
         out += self._after_round_change(t)
 
-    def _next_with_chips(self, seat: int) -> int:
+    def _next_with_chips(self, seat: int, live: list[int] | None = None) -> int:
         """`seat`, or when it is all-in the next live seat clockwise that can still bet: an all-in seat
         with the lowest card (or the highest hand) cannot act, so the seat on its left opens (the usual
         stud procedure; PokerKit plays it the same way)."""
-        order = self.live()
+        order = self.live() if live is None else live  # the caller's list of the live seats, if it has it
         i = order.index(seat)
         for s in order[i:] + order[:i]:
             if self.stack_now(s) > 0:
@@ -202,13 +201,14 @@ class StudHand(Hand):
         return self._next_due(t)
 
     # --- betting rounds --------------------------------------------------------------------------------
-    def _new_round(self, t: float, first: int) -> None:
-        order = self.live()
+    def _new_round(self, t: float, first: int, live: list[int] | None = None) -> None:
+        """Open the street's betting round from `first`; `live`: the live seats, when the caller has them."""
+        order = self.live() if live is None else live
         stacks = {s: self.stack_now(s) for s in order}
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
-            absent=tuple(sorted(s for s in self.absent if s in order)), **self._structure_args(first))
+            absent=self._absent_in(order), **self._structure_args(first, order))
         self.n_records = 0
         self.faces_checked = False
         self.first_due = first
@@ -229,13 +229,13 @@ class StudHand(Hand):
                                            heads_up_uncapped=prof.limit_heads_up_uncapped)
         return self.structure
 
-    def _structure_args(self, first: int) -> dict[str, Any]:
+    def _structure_args(self, first: int, live: list[int]) -> dict[str, Any]:
         """The betting structure of the round (controller/core/structures.py): 5th street on at the higher
         limit, on 4th street an open pair allows it (002 §4–5), the first seat must open 3rd street."""
         structure = self._structure()
         four = self.street_i == 1
         return {"structure": structure, "big": structure.big_round(self.game.name, self.street_i),
-                "big_allowed": four and any(stud.open_pair(self._showing(s)) for s in self.live()),
+                "big_allowed": four and any(stud.open_pair(self._showing(s)) for s in live),
                 "pot": sum(self.prev.values()),
                 "forced_opener": first if self.street_i == 0 else None}  # a wrong bring-in while it stands
 
@@ -247,17 +247,26 @@ class StudHand(Hand):
             return self._next_due(t)
         self.phase = BETTING
         order = self.live()
-        showing = {s: self._showing(s) for s in order}
-        first = self._next_with_chips(stud.first_to_act(showing, order))
-        self._new_round(t, first)
+        first = self._next_with_chips(stud.first_to_act(self._showing_all(order), order), order)
+        self._new_round(t, first, order)
         return self._after_round_change(t)
 
     def _showing(self, seat: int) -> list[str]:
         """The seat's up-cards, those still to be turned up included (the readers know them)."""
         return self.up[seat] + [c for c, s in self.face_due.items() if s == seat]
 
+    def _showing_all(self, seats: list[int]) -> dict[int, list[str]]:
+        """`_showing` of every seat in `seats`, in one pass over the cards still to be turned up."""
+        showing = {s: self.up[s][:] for s in seats}
+        for card, seat in self.face_due.items():
+            if seat in showing:
+                showing[seat].append(card)
+        return showing
+
     def _after_round_change(self, t: float) -> list[Finding]:
         out = super()._after_round_change(t)
+        if self.checker is None:
+            return out  # the usual case: no opener mucked after his forced bet
         rnd = self.round
         # The opener who mucked after his forced bet checks while he can and is out once he cannot (002 §3).
         while (rnd is not None and rnd is self.round and self.phase == BETTING and self.checker is not None
@@ -276,7 +285,7 @@ class StudHand(Hand):
         assert isinstance(ev, ActionEvent | ChipsEvent)
         rnd = self.round
         assert rnd is not None
-        out = self._faces_check()
+        out = self._faces_check() if not self.faces_checked else []
         if ev.seat in self.holes and self.street_i == 0:
             wrong = self._bring_in_event(ev)
             if wrong is not None:
@@ -367,7 +376,7 @@ class StudHand(Hand):
 
     def h_stud_muck(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        owner = next((s for s, cs in self.holes.items() if card in cs), None)
+        owner = self._owner_of(card)
         if owner is not None and owner == self.checker:
             self.zones.put(card, "muck", _uid(ev))
             self.lost.pop(card, None)
@@ -485,14 +494,23 @@ class StudHand(Hand):
         self._place_hole(seat, card, ev)
         self.street_got.add(seat)
         self.card_street[card] = self.street_i
-        if self.game.street_up.get(self.street, False):
+        street = self.street
+        if self.game.street_up.get(street, False):
             self.face_due[card] = seat
-        if self.street == self.game.streets[-1]:
+        if street == self.game.streets[-1]:
             rec.final_dealt = True
-        if all(s in self.street_got for s in self.live()):
+        if self._street_dealt():
             self.street_done_t = ev.t
             return self._open_street(ev.t)
         return []
+
+    def _street_dealt(self) -> bool:
+        """Every live seat has this street's card. Asked at each card: the count comes first, so the live
+        seats are listed only once enough cards are out (folded and dead seats are live's complement)."""
+        rec = self.record
+        if len(self.street_got) < len(self.dealt_in) - len(rec.folded) - len(rec.dead):
+            return False
+        return self.street_got.issuperset(self.live())
 
     def h_stud_common(self, ev: Event, card: str | None) -> list[Finding]:
         """7th street with too few cards left for every seat: one common card, face up, for all."""
@@ -590,11 +608,12 @@ class StudHand(Hand):
     # --- showdown ----------------------------------------------------------------------------------------
     def _end_betting(self, t: float, how: str) -> list[Finding]:
         rec = self.record
-        for seat in rec.live_seats():  # up-cards are seen by everyone: they count as shown
+        live = rec.live_seats()
+        showing = self._showing_all(live)
+        for seat in live:  # up-cards are seen by everyone: they count as shown
             shown = rec.shown.setdefault(seat, [])
-            shown += [c for c in self._showing(seat) if c not in shown]
-        rec.show_first = stud.first_to_act({s: self._showing(s) for s in rec.live_seats()},
-                                           rec.live_seats()) if rec.live_seats() else None
+            shown += [c for c in showing[seat] if c not in shown]
+        rec.show_first = stud.first_to_act(showing, live) if live else None
         return super()._end_betting(t, how)
 
 
