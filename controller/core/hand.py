@@ -274,9 +274,10 @@ class Hand(DealPart, BoardPart):
         live = self.live()
         if not live:
             self._revive_last_folded()
-        if len(self.live()) <= 1:
+            live = self.live()
+        if len(live) <= 1:
             return self._end_betting(t, "fold")
-        if len(self._can_bet()) <= 1:
+        if len(self._can_bet(live)) <= 1:
             self.runout = True
         return self._next_due(t)
 

@@ -296,8 +296,9 @@ class HandBase:
         """The absent seats among `seats`, in seat order (usually none: no scan then)."""
         return tuple(sorted(self.absent.intersection(seats))) if self.absent else ()
 
-    def _can_bet(self) -> list[int]:
-        return [s for s in self.live() if self.stack_now(s) > 0]
+    def _can_bet(self, live: list[int]) -> list[int]:
+        """The seats among `live` (the live seats) with chips left to bet."""
+        return [s for s in live if self.stack_now(s) > 0]
 
     def _start_preflop(self, t: float, out: list[Finding]) -> None:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import itemgetter
 
 from controller.core.cards import RANKS, SUITS
 from controller.core.events import HandStart
@@ -21,6 +22,7 @@ PLAN = GamePlan(name=NAME, streets=("third", "fourth", "fifth", "sixth", "sevent
                 street_up={"fourth": True, "fifth": True, "sixth": True, "seventh": False}, button=False)
 
 _RANK = {r: i for i, r in enumerate(RANKS)}
+_RANK_OF = itemgetter(0)  # a card code's rank character
 
 # Betting structures in which the bring-in goes to the highest up-card (002 §3).
 HIGH_BRING_IN: frozenset[str] = frozenset({"pot", "no"})
@@ -44,7 +46,7 @@ def showing_key(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
     002 §4 speaks only of the highest showing hand)."""
     # Only the ranks count, in any order: the few thousand sorted rank strings of up to four up-cards fit
     # a small cache, so the order of every street is a few lookups (replay speed, issue 13).
-    return _ranks_key("".join(sorted([c[0] for c in cards])))
+    return _ranks_key("".join(sorted(map(_RANK_OF, cards))))
 
 
 @lru_cache(maxsize=1 << 12)

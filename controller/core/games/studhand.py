@@ -297,7 +297,7 @@ class StudHand(Hand):
         if first_action and ev.seat != self.first_due:
             found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == ev.seat else f
                      for f in found]
-        return out + found
+        return out + found if out else found
 
     def _first_wrong(self, f: Finding) -> Finding:
         due = self.first_due
