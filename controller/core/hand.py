@@ -121,7 +121,7 @@ class Hand(DealPart, BoardPart):
         return []
 
     def h_action(self, ev: Event, card: str | None) -> list[Finding]:
-        assert isinstance(ev, ActionEvent | ChipsEvent)
+        assert isinstance(ev, (ActionEvent, ChipsEvent))  # a tuple: no union object built per action
         rnd = self.round
         assert rnd is not None
         if ev.seat not in self.holes:

@@ -282,7 +282,7 @@ class StudHand(Hand):
         return out
 
     def h_stud_action(self, ev: Event, card: str | None) -> list[Finding]:
-        assert isinstance(ev, ActionEvent | ChipsEvent)
+        assert isinstance(ev, (ActionEvent, ChipsEvent))  # a tuple: no union object built per action
         rnd = self.round
         assert rnd is not None
         out = self._faces_check() if not self.faces_checked else []
