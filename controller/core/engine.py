@@ -317,7 +317,11 @@ class Engine:
         kind = _CARD_KIND[type(ev)]
         if kind == "card":
             kind = "hole" if seat is not None else zone
-        return self._hand(kind, ev, card)
+        # `_hand` inlined: card events are most of a stud hand's (replay speed, issue 13).
+        hand = self.current
+        phase, street_i = hand.phase, hand.street_i
+        findings = hand.dispatch(kind, ev, card)
+        return self._hand_alerts(hand, phase, street_i, ev, findings) if findings else []
 
     def _unread_card(self, ev: CardSeen | CardGone) -> str | None:
         """A card whose face nobody read (extension): a stand-in `??n` that never matches a real card, so
@@ -346,8 +350,11 @@ class Engine:
         hand = self.current
         phase, street_i = hand.phase, hand.street_i  # where the event happened, before it moved the hand on
         findings = hand.dispatch(kind, ev, card)
-        if not findings:
-            return []
+        return self._hand_alerts(hand, phase, street_i, ev, findings) if findings else []
+
+    def _hand_alerts(self, hand: Hand, phase: str, street_i: int, ev: Event,
+                     findings: list[Finding]) -> list[Outcome]:
+        """The alerts of an event's findings, named by the street the event happened on."""
         street = hand.street_label(phase, street_i)
         street = hand.event_street or street  # the event took the hand back to an earlier round
         out: list[Outcome] = []
