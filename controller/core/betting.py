@@ -75,7 +75,7 @@ class BettingRound:
         self._chip_values = chip_values
         self.committed: dict[int, int] = {s: posted.get(s, 0) for s in self.seats}
         self.stacks: dict[int, int] = {s: stacks[s] for s in self.seats}  # chips behind
-        if any(v < 0 for v in self.stacks.values()) or any(v < 0 for v in posted.values()):
+        if min(self.stacks.values(), default=0) < 0 or min(posted.values(), default=0) < 0:
             raise ValueError("negative stack or post")
         self.folded: set[int] = set()
         self.all_in: set[int] = {s for s in self.seats if self.stacks[s] == 0}
@@ -255,7 +255,7 @@ class BettingRound:
             if self._is_repeat(seat, committed if ev.amount is None else ev.amount):
                 return []
             return self._bad(seat, f"Action {act} from seat {seat} after the betting round closed")
-        if act in ("fold", "check") and self.must_bring_in(seat):
+        if act in ("fold", "check") and seat == self.forced_opener and self.must_bring_in(seat):
             return self._bad(seat, f"Seat {seat} must bring in ({self.structure.bring_in}) or complete to "
                                    f"{self.structure.completion_to()}: no check or fold (002 §3)")
         if act == "fold":
@@ -446,6 +446,7 @@ class BettingRound:
         cap = committed + self.stacks[seat]
         bet = self.current_bet
         kind, total = intent.kind, intent.total
+        sit: Situation | None = None  # a limit wager's view of the round: built once, read by both steps
         if kind == "raise" and total <= bet and (not intent.declared or total == cap):
             kind = "call"
         if kind == "raise":
@@ -472,12 +473,13 @@ class BettingRound:
                 self._refused = (seat, total)
                 kind, total = "call", min(bet, cap)
             elif self._limited:
-                kind, total = self._limit_amount(seat, intent, total, cap, findings)
+                sit = self.situation(seat)
+                kind, total = self._limit_amount(seat, intent, total, cap, findings, sit)
             elif total < self.min_raise_to and total < cap:
                 kind, total = self._under_raise(seat, intent, total, cap, findings)
         if kind == "raise" and self._limited and (self.structure.is_limit or self.bring_in_open
                                                   or self.must_bring_in(seat)):
-            self._limit_raise(seat, total, cap, t, findings)
+            self._limit_raise(seat, total, cap, t, findings, sit)
             return True
         if kind == "raise":
             self._raise(seat, total, cap, t, findings)
@@ -486,8 +488,8 @@ class BettingRound:
 
     # ------------------------------------------------------------------ limit structures
 
-    def _limit_amount(self, seat: int, intent: Intent, total: int, cap: int,
-                      findings: list[Finding]) -> tuple[IntentKind, int]:
+    def _limit_amount(self, seat: int, intent: Intent, total: int, cap: int, findings: list[Finding],
+                      sit: Situation) -> tuple[IntentKind, int]:
         """A bet/raise under a limit structure: the bring-in, the cap, the exact or bounded amount."""
         bet = self.current_bet
         if self.must_bring_in(seat) and total <= self.structure.bring_in:
@@ -498,7 +500,7 @@ class BettingRound:
                             f"{self.structure.bring_in}: complete it to {self.structure.bring_in}"))
                 total = self.structure.bring_in
             return "raise", total
-        w = self.legal_wager(seat)
+        w = self.structure.wager(sit)
         if w is None:
             fixed = min(bet, cap)
             as_what = "a check" if fixed == self.committed[seat] else f"a call to {fixed}"
@@ -547,10 +549,12 @@ class BettingRound:
                     f"{as_what}: return {total - fixed}"))
         return "call", fixed
 
-    def _limit_raise(self, seat: int, total: int, cap: int, t: float, findings: list[Finding]) -> None:
-        """Apply a legal limit wager: bring-in, completion, full raise or short all-in (TDA 2024 47-B)."""
+    def _limit_raise(self, seat: int, total: int, cap: int, t: float, findings: list[Finding],
+                     sit: Situation | None = None) -> None:
+        """Apply a legal limit wager: bring-in, completion, full raise or short all-in (TDA 2024 47-B);
+        `sit`: the round as `_limit_amount` saw it for this wager (nothing changed since)."""
         bet, structure = self.current_bet, self.structure
-        sit = self.situation(seat)
+        sit = sit if sit is not None else self.situation(seat)
         name: RecordedAction = "allin" if total == cap else "bet" if bet == 0 else "raise"
         if self.must_bring_in(seat) and total <= structure.bring_in:
             self.bring_in_open = True  # the bring-in: not a bet that counts, completing it is no raise

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # clubs < diamonds < hearts < spades: the suit order of 001 §5 and 002 §3
@@ -19,8 +20,9 @@ class CardError(ValueError):
     """A card code, uid or zone is malformed."""
 
 
-def is_card(code: str) -> bool:
-    return code in _CARD_SET
+# Whether a string is a card code ('Ts'): the set's own membership test, a C call with no Python frame
+# (a showdown asks it for every hole card of every hand).
+is_card: Callable[[object], bool] = _CARD_SET.__contains__
 
 
 def parse_card(code: str) -> str:
@@ -58,8 +60,9 @@ def normalise_uid(uid: str) -> str:
     return text
 
 
+@lru_cache(maxsize=256)
 def seat_of_zone(zone: str) -> int | None:
-    """The seat number for 'seatN', else None."""
+    """The seat number for 'seatN', else None (cached: a table has a dozen zones, every card asks)."""
     m = _SEAT_ZONE_RE.fullmatch(zone)
     return int(m.group(1)) if m else None
 

@@ -32,6 +32,7 @@ from controller.core.events import (
 from controller.core.forced import Extras
 from controller.core.games.registry import game_named
 from controller.core.hand import BETTING, BETWEEN, DEAL, DUE, ENDED, SHOWDOWN, VOID, Hand, RoundFactory
+from controller.core.handbase import _seat_of
 from controller.core.levels import DEFAULT as DEFAULT_GAME
 from controller.core.levels import TableGame, for_hand
 from controller.core.profiles import DEFAULT_PROFILE, PROFILES, Profile
@@ -308,21 +309,17 @@ class Engine:
     # --- hand events --------------------------------------------------------------------------------
     def _on_card(self, ev: CardSeen | CardGone | Exposed) -> list[Outcome]:
         zone = ev.zone
-        seat = int(zone[4:]) if zone.startswith("seat") else None
+        seat = _seat_of(zone)
         if seat is not None and seat > self.profile.max_seats:
             top = self.profile.max_seats
             return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
-        card = ev.card
-        if not isinstance(ev, Exposed) and card is None and ev.uid is None:
-            card = self._unread_card(ev)
+        card, uid = ev.card, ev.uid
+        if card is None and uid is None:  # neither face nor tag read (extension)
+            card = self._unread_exposed(zone) if isinstance(ev, Exposed) else self._unread_card(ev)
             if card is None:
-                return []
-        if isinstance(ev, Exposed) and card is None and ev.uid is None:
-            card = self._unread_exposed(zone)
-            if card is None:
-                return []  # a face-up card the readers do not place in that zone: nothing to apply
-        if card is None and ev.uid is not None and self.zones.decks:
-            card = self.zones.decks[-1].uid_to_card.get(ev.uid)  # fast path: a tag of the active deck
+                return []  # nothing the readers placed there: nothing to apply
+        elif card is None and uid is not None and self.zones.decks:
+            card = self.zones.decks[-1].uid_to_card.get(uid)  # fast path: a tag of the active deck
         if card is None or (zone == "deck" and self.zones.check is not None):
             res = self.zones.resolve(ev.card, ev.uid)
             if isinstance(ev, CardSeen) and zone == "deck" and self.zones.check is not None:
@@ -337,7 +334,11 @@ class Engine:
         kind = _CARD_KIND[type(ev)]
         if kind == "card":
             kind = "hole" if seat is not None else zone
-        return self._hand(kind, ev, card)
+        # `_hand` inlined: card events are most of a stud hand's (replay speed, issue 13).
+        hand = self.current
+        phase, street_i = hand.phase, hand.street_i
+        findings = hand.dispatch(kind, ev, card)
+        return self._hand_alerts(hand, phase, street_i, ev, findings) if findings else []
 
     def _unread_card(self, ev: CardSeen | CardGone) -> str | None:
         """A card whose face nobody read (extension): a stand-in `??n` that never matches a real card, so
@@ -366,8 +367,11 @@ class Engine:
         hand = self.current
         phase, street_i = hand.phase, hand.street_i  # where the event happened, before it moved the hand on
         findings = hand.dispatch(kind, ev, card)
-        if not findings:
-            return []
+        return self._hand_alerts(hand, phase, street_i, ev, findings) if findings else []
+
+    def _hand_alerts(self, hand: Hand, phase: str, street_i: int, ev: Event,
+                     findings: list[Finding]) -> list[Outcome]:
+        """The alerts of an event's findings, named by the street the event happened on."""
         street = hand.street_label(phase, street_i)
         street = hand.event_street or street  # the event took the hand back to an earlier round
         out: list[Outcome] = []

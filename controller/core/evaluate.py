@@ -66,7 +66,15 @@ def rank_of(cards: Sequence[str]) -> int:
     fn = _BY_COUNT.get(len(cards))
     if fn is None:
         raise ValueError(f"need 5 to 7 cards, got {len(cards)}")
-    return fn(*(card_id(c) for c in cards))
+    return fn(*_ids(cards))
+
+
+def _ids(cards: Sequence[str]) -> list[int]:
+    """`card_id` of every card; one dict lookup each (every showdown asks), the error names the card."""
+    try:
+        return [_ID[c] for c in cards]
+    except KeyError:
+        return [card_id(c) for c in cards]  # raises ValueError for the bad code
 
 
 def category_of(rank: int) -> str:
@@ -98,10 +106,11 @@ def best_five(cards: Sequence[str]) -> tuple[int, tuple[str, ...]]:
     rank = rank_of(cards)
     if len(cards) == 5:
         return rank, _display_order(cards)
-    ids = [card_id(c) for c in cards]
-    for five in combinations(range(len(cards)), 5):
-        if _EVAL5(*(ids[i] for i in five)) == rank:
-            return rank, _display_order([cards[i] for i in five])
+    ids = _ids(cards)
+    card_of = dict(zip(ids, cards, strict=True))  # distinct cards (rank_of checked): one id each
+    for five in combinations(ids, 5):  # the same order as over the positions: the same five found
+        if _EVAL5(*five) == rank:
+            return rank, _display_order([card_of[i] for i in five])
     raise AssertionError("phevaluator's best hand not among the fives")
 
 

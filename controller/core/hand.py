@@ -69,21 +69,27 @@ class Hand(DealPart, BoardPart):
         if self.followups:
             out = self.followups + out
             self.followups = []
-        if any(f.code == "CORRECTION_NOT_FOLLOWED" for f in out):
+        if out and any(f.code == "CORRECTION_NOT_FOLLOWED" for f in out):
             # Said once: from here the core follows what the table did; nothing of that correction is
             # owed any more, so its later steps cannot raise a cascade of follow-up alerts.
             self.accept_as_played()
-        if self.round is not None and self.phase == BETTING:
-            ticked = self.round.tick(ev.t)
+        rnd = self.round
+        if rnd is not None and self.phase == BETTING:
+            ticked = rnd.tick(ev.t)
             if ticked:
                 out += ticked
                 out += self._after_round_change(ev.t)
+        if out:  # most events raise nothing: skip the scans below (replay speed, issue 13)
+            self._after_findings(out)
+        return out
+
+    def _after_findings(self, out: list[Finding]) -> None:
+        """What some findings do to the hand itself: a dead hand by the clock, a misdeal."""
         for f in out:
             if f.code == "DEAD_HAND_CLOCK" and f.seat is not None:
                 self.record.dead.add(f.seat)  # 004 §11(4): a dead hand, not merely a fold
-        if out and self.phase not in (VOID, BETWEEN) and any(_severity(f) == "misdeal" for f in out):
+        if self.phase not in (VOID, BETWEEN) and any(_severity(f) == "misdeal" for f in out):
             self.void("fouled_deck" if any(f.code == "DECK_DUPLICATE" for f in out) else "misdeal")
-        return out
 
     # --- ignore / generic ----------------------------------------------------------------------------
     def h_ignore(self, ev: Event, card: str | None) -> list[Finding]:
@@ -115,7 +121,7 @@ class Hand(DealPart, BoardPart):
         return []
 
     def h_action(self, ev: Event, card: str | None) -> list[Finding]:
-        assert isinstance(ev, ActionEvent | ChipsEvent)
+        assert isinstance(ev, (ActionEvent, ChipsEvent))  # a tuple: no union object built per action
         rnd = self.round
         assert rnd is not None
         if ev.seat not in self.holes:
@@ -268,9 +274,10 @@ class Hand(DealPart, BoardPart):
         live = self.live()
         if not live:
             self._revive_last_folded()
-        if len(self.live()) <= 1:
+            live = self.live()
+        if len(live) <= 1:
             return self._end_betting(t, "fold")
-        if len(self._can_bet()) <= 1:
+        if len(self._can_bet(live)) <= 1:
             self.runout = True
         return self._next_due(t)
 
@@ -319,7 +326,7 @@ class Hand(DealPart, BoardPart):
         stacks = {s: self.stack_now(s) for s in order}
         self.round = self.round_factory(street=self.street, seats=order, first_to_act=first, stacks=stacks,
                                         posted={}, bb=self.level.bb, profile=self.profile, t=t,
-                                        absent=tuple(sorted(s for s in self.absent if s in order)),
+                                        absent=self._absent_in(order),
                                         **round_kwargs(self.level, self.profile, self.street_i,
                                                        sum(self.prev.values())))
         self.n_records = 0
@@ -390,12 +397,13 @@ class Hand(DealPart, BoardPart):
         if before is not None:
             self.zones.take(card, before)
         self.zones.put(card, "muck", _uid(ev))
-        owner = next((s for s, cs in self.holes.items() if card in cs), None)
+        owner = self._owner_of(card)
         if owner is None or card == self.exposed_card or card == self.extra_first:
             return []
         if self.phase in (SHOWDOWN, ENDED):
-            if card not in self.record.shown.get(owner, ()) and owner in self.record.live_seats():
-                self.record.mucked_unshown.add(owner)
+            rec = self.record
+            if card not in rec.shown.get(owner, ()) and owner not in rec.folded and owner not in rec.dead:
+                rec.mucked_unshown.add(owner)  # a live hand (its cards are dealt in) mucked unseen
             return self.showdown.on_card(ev, card) if self.showdown is not None else []
         rec = self.record
         if owner in rec.folded or owner in rec.dead:

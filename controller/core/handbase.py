@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
 from controller.core.alerts import Finding, Street
@@ -280,6 +281,13 @@ class HandBase:
             self.holes[seat].append(card)
             self.record.hole.setdefault(seat, []).append(card)
 
+    def _owner_of(self, card: str) -> int | None:
+        """The seat that was dealt `card`, None when no seat was (a board or burn card)."""
+        for seat, cards in self.holes.items():
+            if card in cards:
+                return seat
+        return None
+
     def _hole_count(self, seat: int) -> int:
         return sum(1 for c in self.holes.get(seat, ()) if c != self.exposed_card)
 
@@ -293,8 +301,13 @@ class HandBase:
         for seat in self.dealt_in:
             rec.committed[seat] = self.prev[seat] + (rnd.committed.get(seat, 0) if rnd else 0)
 
-    def _can_bet(self) -> list[int]:
-        return [s for s in self.live() if self.stack_now(s) > 0]
+    def _absent_in(self, seats: Sequence[int]) -> tuple[int, ...]:
+        """The absent seats among `seats`, in seat order (usually none: no scan then)."""
+        return tuple(sorted(self.absent.intersection(seats))) if self.absent else ()
+
+    def _can_bet(self, live: list[int]) -> list[int]:
+        """The seats among `live` (the live seats) with chips left to bet."""
+        return [s for s in live if self.stack_now(s) > 0]
 
     def _start_preflop(self, t: float, out: list[Finding]) -> None:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
@@ -331,7 +344,9 @@ def _seat(ev: Event) -> int:
     return seat
 
 
+@lru_cache(maxsize=256)
 def _seat_of(zone: str) -> int | None:
+    """The seat of a `seatN` zone (cached: a table has a dozen zones and every card event asks)."""
     if zone.startswith("seat"):
         return int(zone[4:])
     return None

@@ -7,6 +7,8 @@ Pure functions over card codes; the rules and where they come from are in docs/r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from operator import itemgetter
 
 from controller.core.cards import RANKS, SUITS
 from controller.core.events import HandStart
@@ -16,6 +18,7 @@ from controller.core.table import Level
 
 NAME = "stud7"
 _RANK = {r: i for i, r in enumerate(RANKS)}
+_RANK_OF = itemgetter(0)  # a card code's rank character
 
 # Betting structures in which the bring-in goes to the highest up-card (002 §3).
 HIGH_BRING_IN: frozenset[str] = frozenset({"pot", "no"})
@@ -68,12 +71,20 @@ def showing_key(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
     """How strong a partial board of up-cards is: quads > trips > two pair > pair > high card, then the
     ranks that make it. Straights and flushes do not count on a partial board (the usual stud reading;
     002 §4 speaks only of the highest showing hand)."""
+    # Only the ranks count, in any order: the few thousand sorted rank strings of up to four up-cards fit
+    # a small cache, so the order of every street is a few lookups (replay speed, issue 13).
+    return _ranks_key("".join(sorted(map(_RANK_OF, cards))))
+
+
+@lru_cache(maxsize=1 << 12)
+def _ranks_key(ranks: str) -> tuple[int, tuple[int, ...]]:
+    """`showing_key` of up-cards with these ranks (one character each, in any order)."""
     counts: dict[int, int] = {}
-    for c in cards:
-        r = _RANK[c[0]]
+    for ch in ranks:
+        r = _RANK[ch]
         counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=_by_count_then_rank, reverse=True)
-    shape = [n for _, n in groups]
+    groups = sorted([(n, r) for r, n in counts.items()], reverse=True)  # by count, then by rank
+    shape = [n for n, _ in groups]
     if shape[:1] == [4]:
         category = 5
     elif shape[:1] == [3]:
@@ -84,11 +95,7 @@ def showing_key(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
         category = 2
     else:
         category = 1
-    return category, tuple(r for r, _ in groups)
-
-
-def _by_count_then_rank(rc: tuple[int, int]) -> tuple[int, int]:
-    return rc[1], rc[0]
+    return category, tuple([r for _, r in groups])
 
 
 # The up-cards that set the order: the door card and 4th-6th street. A 7th-street card dealt face up by
@@ -104,8 +111,10 @@ def first_to_act(showing: Mapping[int, Sequence[str]], order: Sequence[int]) -> 
     best = order[0]
     best_key: tuple[int, tuple[int, ...]] = (0, ())
     for seat in order:
-        cards = tuple(showing.get(seat, ()))[:ORDER_UP_CARDS]
-        key = showing_key(cards) if cards else (0, ())
+        cards = showing.get(seat)
+        if not cards:
+            continue  # no up-card: never ahead of anyone
+        key = showing_key(cards[:ORDER_UP_CARDS])
         if key > best_key:
             best, best_key = seat, key
     return best

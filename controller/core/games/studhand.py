@@ -80,7 +80,6 @@ class StudHand(Hand):
         self.early_ok = False  # the floor accepted the table as played: a kept premature card plays
         self.misplaced: dict[str, int] = {}  # street card dealt to the wrong seat → the seat it belongs to
         self.structure: BettingStructure | None = None
-        self.deal_seq = [s for _ in range(self.game.hole_cards) for s in self.dealt_in]
 
     # --- forced bets: antes only (002 §1) --------------------------------------------------------------
     def forced_posts(self) -> list[Post]:
@@ -207,11 +206,11 @@ class StudHand(Hand):
         return [_f("DEAD_HAND_ABSENT", msg, seat=seat), *rnd.fold(seat, t, "dead hand: absent at the end of "
                                                                            "the deal")]
 
-    def _next_with_chips(self, seat: int) -> int:
+    def _next_with_chips(self, seat: int, live: list[int] | None = None) -> int:
         """`seat`, or when it is all-in the next live seat clockwise that can still bet: an all-in seat
         with the lowest card (or the highest hand) cannot act, so the seat on its left opens (the usual
         stud procedure; PokerKit plays it the same way)."""
-        order = self.live()
+        order = self.live() if live is None else live  # the caller's list of the live seats, if it has it
         i = order.index(seat)
         for s in order[i:] + order[:i]:
             if self.stack_now(s) > 0:
@@ -223,22 +222,23 @@ class StudHand(Hand):
         return self._next_due(t)
 
     # --- betting rounds --------------------------------------------------------------------------------
-    def _new_round(self, t: float, first: int) -> None:
-        order = self.live()
+    def _new_round(self, t: float, first: int, live: list[int] | None = None) -> None:
+        """Open the street's betting round from `first`; `live`: the live seats, when the caller has them."""
+        order = self.live() if live is None else live
         stacks = {s: self.stack_now(s) for s in order}
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
-            absent=self._absent_in(order, first), **self._structure_args(first))
+            absent=self._absent_acting(order, first), **self._structure_args(first, order))
         self.n_records = 0
         self.faces_checked = False
         self.first_due = first
 
-    def _absent_in(self, order: list[int], first: int) -> tuple[int, ...]:
+    def _absent_acting(self, order: list[int], first: int) -> tuple[int, ...]:
         """Absent seats the round acts for (001 §5); not an absent bring-in seat, whose forced bet the
         core posts before its hand is killed (`_absent_dead`)."""
-        forced = first if self.street_i == 0 else None
-        return tuple(sorted(s for s in self.absent if s in order and s != forced))
+        absent = self._absent_in(order)
+        return tuple(s for s in absent if s != first) if self.street_i == 0 else absent
 
     def _min_bet(self) -> int:
         """The smallest bet of the round: the small bet; in no limit the bring-in on 3rd street, where
@@ -256,13 +256,13 @@ class StudHand(Hand):
                                            heads_up_uncapped=prof.limit_heads_up_uncapped)
         return self.structure
 
-    def _structure_args(self, first: int) -> dict[str, Any]:
+    def _structure_args(self, first: int, live: list[int]) -> dict[str, Any]:
         """The betting structure of the round (controller/core/structures.py): 5th street on at the higher
         limit, on 4th street an open pair allows it (002 §4–5), the first seat must open 3rd street."""
         structure = self._structure()
         four = self.street_i == 1
         return {"structure": structure, "big": structure.big_round(self.game.name, self.street_i),
-                "big_allowed": four and any(stud.open_pair(self._showing(s)) for s in self.live()),
+                "big_allowed": four and any(stud.open_pair(self._showing(s)) for s in live),
                 "pot": sum(self.prev.values()),
                 "forced_opener": first if self.street_i == 0 else None}  # a wrong bring-in while it stands
 
@@ -274,17 +274,26 @@ class StudHand(Hand):
             return self._next_due(t)
         self.phase = BETTING
         order = self.live()
-        showing = {s: self._showing(s) for s in order}
-        first = self._next_with_chips(stud.first_to_act(showing, order))
-        self._new_round(t, first)
+        first = self._next_with_chips(stud.first_to_act(self._showing_all(order), order), order)
+        self._new_round(t, first, order)
         return self._after_round_change(t)
 
     def _showing(self, seat: int) -> list[str]:
         """The seat's up-cards, those still to be turned up included (the readers know them)."""
         return self.up[seat] + [c for c, s in self.face_due.items() if s == seat]
 
+    def _showing_all(self, seats: list[int]) -> dict[int, list[str]]:
+        """`_showing` of every seat in `seats`, in one pass over the cards still to be turned up."""
+        showing = {s: self.up[s][:] for s in seats}
+        for card, seat in self.face_due.items():
+            if seat in showing:
+                showing[seat].append(card)
+        return showing
+
     def _after_round_change(self, t: float) -> list[Finding]:
         out = super()._after_round_change(t)
+        if self.checker is None:
+            return out  # the usual case: no opener mucked after his forced bet
         rnd = self.round
         # The opener who mucked after his forced bet checks while he can and is out once he cannot (002 §3).
         while (rnd is not None and rnd is self.round and self.phase == BETTING and self.checker is not None
@@ -300,10 +309,10 @@ class StudHand(Hand):
         return out
 
     def h_stud_action(self, ev: Event, card: str | None) -> list[Finding]:
-        assert isinstance(ev, ActionEvent | ChipsEvent)
+        assert isinstance(ev, (ActionEvent, ChipsEvent))  # a tuple: no union object built per action
         rnd = self.round
         assert rnd is not None
-        out = self._faces_check()
+        out = self._faces_check() if not self.faces_checked else []
         timed = rnd.tick(ev.t)  # a clock that ran out comes first, before a bring-in is judged wrong
         if timed:
             out += timed + self._after_round_change(ev.t)
@@ -325,7 +334,7 @@ class StudHand(Hand):
         if first_action and ev.seat != self.first_due:
             found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == ev.seat else f
                      for f in found]
-        return out + found
+        return out + found if out else found
 
     def _posted_for_absent(self, ev: ActionEvent | ChipsEvent) -> bool:
         """The bring-in of an absent (dead) seat reported as that seat's bet: already posted."""
@@ -411,7 +420,7 @@ class StudHand(Hand):
 
     def h_stud_muck(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        owner = next((s for s, cs in self.holes.items() if card in cs), None)
+        owner = self._owner_of(card)
         if owner is not None and owner == self.checker:
             self.zones.put(card, "muck", _uid(ev))
             self.lost.pop(card, None)
@@ -542,11 +551,12 @@ class StudHand(Hand):
         self._place_hole(seat, card, ev)
         self.street_got.add(seat)
         self.card_street[card] = self.street_i
-        if self.game.street_up.get(self.street, False):
+        street = self.street
+        if self.game.street_up.get(street, False):
             self.face_due[card] = seat
-        if self.street == self.game.streets[-1]:
+        if street == self.game.streets[-1]:
             rec.final_dealt = True
-        if all(s in self.street_got for s in self.live()):
+        if self._street_dealt():
             self.street_done_t = ev.t
             return left + self._open_street(ev.t)
         return left
@@ -586,6 +596,14 @@ class StudHand(Hand):
         self.boxed.discard(card)
         return [_f("CORRECTION_NOT_FOLLOWED", f"Boxed card {card} dealt to seat {seat}; expected: {card} out "
                                               f"of play; it plays where it lies", seat=seat, cards=[card])]
+
+    def _street_dealt(self) -> bool:
+        """Every live seat has this street's card. Asked at each card: the count comes first, so the live
+        seats are listed only once enough cards are out (folded and dead seats are live's complement)."""
+        rec = self.record
+        if len(self.street_got) < len(self.dealt_in) - len(rec.folded) - len(rec.dead):
+            return False
+        return self.street_got.issuperset(self.live())
 
     def h_stud_common(self, ev: Event, card: str | None) -> list[Finding]:
         """7th street with too few cards left for every seat: one common card, face up, for all."""
@@ -764,11 +782,12 @@ class StudHand(Hand):
     # --- showdown ----------------------------------------------------------------------------------------
     def _end_betting(self, t: float, how: str) -> list[Finding]:
         rec = self.record
-        for seat in rec.live_seats():  # up-cards are seen by everyone: they count as shown
+        live = rec.live_seats()
+        showing = self._showing_all(live)
+        for seat in live:  # up-cards are seen by everyone: they count as shown
             shown = rec.shown.setdefault(seat, [])
-            shown += [c for c in self._showing(seat) if c not in shown]
-        rec.show_first = stud.first_to_act({s: self._showing(s) for s in rec.live_seats()},
-                                           rec.live_seats()) if rec.live_seats() else None
+            shown += [c for c in showing[seat] if c not in shown]
+        rec.show_first = stud.first_to_act(showing, live) if live else None
         return super()._end_betting(t, how)
 
 
