@@ -23,7 +23,7 @@ from controller.aio import wait_event
 from controller.core.catalogue import entry
 from controller.floor.errors import StoreError
 from controller.floor.ledger import Ledger
-from controller.floor.store import Store
+from controller.floor.store import CHUNK, Store
 
 log = logging.getLogger("cardtable.floor")
 
@@ -291,11 +291,13 @@ class Streams:
                 if self.streams[(t, sess)].high != self.streams[(t, sess)].stored_high]
         if not rows:
             return
-        # one transaction for all of them: a room moves dozens of marks a second
-        await store._many("INSERT INTO streams (table_id, session, high) VALUES (?, ?, ?)"
-                          " ON CONFLICT (table_id, session) DO UPDATE SET high = excluded.high", rows)
-        for table, session, high in rows:
-            self.streams[(table, session)].stored_high = high
+        # a transaction per CHUNK marks (a room moves dozens a second): ingest batches go in between
+        for i in range(0, len(rows), CHUNK):
+            chunk = rows[i:i + CHUNK]
+            await store._many("INSERT INTO streams (table_id, session, high) VALUES (?, ?, ?)"
+                              " ON CONFLICT (table_id, session) DO UPDATE SET high = excluded.high", chunk)
+            for table, session, high in chunk:
+                self.streams[(table, session)].stored_high = high
 
     async def run_saver(self, store: Store, every_s: float = 1.0) -> None:
         while True:
