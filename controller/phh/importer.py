@@ -102,39 +102,35 @@ def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int
     occupied: set[int] = set()
     events: list[Event] = []
     for hand in hands:
-        if hand.variant == "F7S":
-            try:
-                stud = StudPlay.run(hand, name)
-                if not 2 <= hand.n <= max_seats:
-                    raise PhhError(f"{name} hand {hand.key}: {hand.n} players do not fit a {max_seats}-seat "
-                                   f"table")
-            except PhhError as exc:
-                if on_error is None:
-                    raise
-                on_error(exc)
-                continue
-            seats = list(range(1, hand.n + 1))  # p1 sits at the dealer's left (interfaces.md §1a)
-            events += _stud_setup(hand, seats, occupied, clock)
-            occupied = set(seats)
-            events += _stud_events(stud, seats, clock)
-            clock.tick(10.0)
-            continue
+        stud = hand.variant == "F7S"
         try:
-            play = _playable(hand, name)
-            if not 2 <= hand.n <= max_seats - 1:
-                raise PhhError(f"{name} hand {hand.key}: {hand.n} players do not fit a {max_seats}-seat "
-                               f"table")
+            # hold'em: SeatPlanner.plan needs one seat spare for its dead-button plan; stud has no button
+            played: StudPlay | Play = StudPlay.run(hand, name) if stud else _playable(hand, name)
+            _fits(hand, name, max_seats if stud else max_seats - 1, max_seats)
         except PhhError as exc:
             if on_error is None:
                 raise
             on_error(exc)
             continue
+        if isinstance(played, StudPlay):
+            seats = list(range(1, hand.n + 1))  # p1 sits at the dealer's left (interfaces.md §1a)
+            events += _stud_setup(hand, seats, occupied, clock)
+            occupied = set(seats)
+            events += _stud_events(played, seats, clock)
+            clock.tick(10.0)
+            continue
+        play = played
         seats, button = planner.plan(hand.n, dead_sb=hand.blind_indices()[0] is None)
         events += _setup(hand, seats, button, occupied, clock, name)
         occupied = set(seats)
         events += _hand_events(play, seats, clock)
         clock.tick(10.0)
     return events
+
+
+def _fits(hand: PhhHand, name: str, most: int, max_seats: int) -> None:
+    if not 2 <= hand.n <= most:
+        raise PhhError(f"{name} hand {hand.key}: {hand.n} players do not fit a {max_seats}-seat table")
 
 
 def _playable(hand: PhhHand, name: str) -> Play:
