@@ -958,6 +958,7 @@ class _Scene:
     blobs: list[_Blob]
     long: float  # card long side, work pixels
     scale: float  # work / frame
+    mask: np.ndarray  # the card mask (work pixels)
     _layers: Layers | None = None
     _minch: np.ndarray | None = None
 
@@ -999,7 +1000,7 @@ def _scene(frame: np.ndarray, model: VisionModel, memory: SceneMemory | None = N
     guess = (known if known is not None else FALLBACK_LONG * fh) * scale
     blobs = _blobs(mask, 0.25 * guess * guess / CARD_ASPECT)
     long = guess if known is not None else estimate_card_long(blobs, guess)
-    return _Scene(frame=frame, small=small, blobs=blobs, long=long, scale=scale, _layers=layers)
+    return _Scene(frame=frame, small=small, blobs=blobs, long=long, scale=scale, mask=mask, _layers=layers)
 
 
 def _locate(frame: np.ndarray, model: VisionModel) -> tuple[list[_Group], float, float]:
@@ -1098,26 +1099,74 @@ def detect(frame: np.ndarray, model: VisionModel | None = None,
 
 
 def detect_on_felt(frame: np.ndarray, model: VisionModel, memory: SceneMemory | None = None) -> Detection:
-    """The felt-model pipeline: cards are what a smooth background fit of the table (or the empty-table
-    reference) does not explain."""
+    """The calibrated pipeline: cards are what a smooth background fit of the table (or the empty-table
+    reference) does not explain. Clusters not recalled from `memory` are split, oriented and read all
+    together (controller/vision/split.py, orient.py)."""
     fh, fw = frame.shape[:2]
-    zones = model.scaled_zones((fw, fh))
     sc = _scene(frame, model, memory)
-    out: list[DetectedCard] = []
-    seen: list[tuple[_Blob, np.ndarray, tuple[DetectedCard, ...]]] = []
-    for blob in sc.blobs:
-        thumb = memory.thumb(sc.small, blob) if memory is not None else None
-        cards = memory.recall(blob, thumb) if memory is not None and thumb is not None else None
-        if cards is None:
-            quads = sc.quads(blob)
-            cards = _group_cards(frame, _Group(quads=quads, blob=blob, alpha=np.zeros((0, 0), np.float32)),
-                                 sc, model, zones) if quads else ()
-        if thumb is not None:
-            seen.append((blob, thumb, cards))
-        out.extend(cards)
+    thumbs = [memory.thumb(sc.small, b) for b in sc.blobs] if memory is not None else []
+    known: list[tuple[DetectedCard, ...] | None] = [memory.recall(b, t) for b, t in zip(sc.blobs, thumbs)] \
+        if memory is not None else [None] * len(sc.blobs)
+    new = [i for i, k in enumerate(known) if k is None]
+    if new:
+        blobs = [sc.blobs[i] for i in new]
+        groups = split_clusters(sc, blobs)
+        for i, cards in zip(new, orient_clusters(frame, sc, blobs, groups, model,
+                                                  model.scaled_zones((fw, fh))), strict=True):
+            known[i] = cards
     if memory is not None:
-        memory.keep(seen)
-    return Detection(cards=tuple(out), card_long_px=sc.long / sc.scale)
+        memory.keep([(b, t, k or ()) for b, t, k in zip(sc.blobs, thumbs, known, strict=True)])
+    return Detection(cards=tuple(c for k in known for c in k or ()), card_long_px=sc.long / sc.scale)
+
+
+def split_clusters(sc: _Scene, blobs: list[_Blob]) -> list[list[np.ndarray]]:
+    """The cards of each cluster, frame pixels, portrait order (all clusters at once)."""
+    from controller.vision.split import split_all  # here: split.py builds on this module
+
+    return [[portrait(q / sc.scale) for q in qs]
+            for qs in split_all(blobs, sc.long, sc.minch(), sc.scale, sc.mask)]
+
+
+def orient_clusters(frame: np.ndarray, sc: _Scene, blobs: list[_Blob], groups: list[list[np.ndarray]],
+                    model: VisionModel, zones: Mapping[str, np.ndarray],
+                    read: bool = True) -> list[tuple[DetectedCard, ...]]:
+    """Face, zone and (unless `read` is false) code of each card of each cluster, and a face hidden all but
+    a band under a cluster with a face-down card."""
+    from controller.vision.orient import cluster_cards, hidden_faces
+
+    cards = cluster_cards(frame, groups, model.back, zones)
+    downs = [[c.polygon for c in cs if not c.face_up] for cs in cards]
+    ups = [[c.polygon for c in cs if c.face_up] for cs in cards]
+    with_downs = [b for b, d in zip(blobs, downs, strict=True) if d]
+    bands: list[np.ndarray | None] = [None] * len(blobs)
+    if with_downs:
+        x0 = max(min(b.origin[0] for b in with_downs), 0)
+        y0 = max(min(b.origin[1] for b in with_downs), 0)
+        x1 = max(b.origin[0] + b.filled.shape[1] for b in with_downs)
+        y1 = max(b.origin[1] + b.filled.shape[0] for b in with_downs)
+        bands = hidden_faces(_paper_white(sc, model, x0, y0, x1, y1), (x0, y0), sc.mask, blobs, downs, ups,
+                             sc.scale, sc.long / sc.scale)
+    out = []
+    for g, cs, band in zip(groups, cards, bands, strict=True):
+        if read:
+            cs = [replace(c, card=_read(frame, c.polygon, [o for o in g if o is not c.polygon], model))
+                  if c.face_up else c for c in cs]
+        if band is not None:
+            cs = [*cs, DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
+                                    zone=_zone_of(band, zones))]
+        out.append(tuple(cs))
+    return out
+
+
+def _paper_white(sc: _Scene, model: VisionModel, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """Paper-white pixels of a box of the work frame: above 70 % of the way from the felt to the cards'
+    white under the felt fit; with an empty-table reference (no felt fit made), the min channel above
+    0.72 × the cards' white (95 % of the min channel over the card mask, as the face test's white)."""
+    if sc._layers is not None or model.reference is None:
+        return np.asarray(sc.layers.alpha(x0, y0, x1, y1) > 0.7)
+    work = min_channel(sc.small)
+    white = max(quantile(work[sc.mask > 0], 0.95), 20.0) if sc.mask.any() else 255.0
+    return np.asarray(work[y0:y1, x0:x1] > 0.72 * white)
 
 
 def _group_cards(frame: np.ndarray, g: _Group, sc: _Scene, model: VisionModel,

@@ -1,0 +1,586 @@
+"""Splitting every cluster of touching cards of a frame into card-sized quads at once (the calibrated path).
+
+The same idea and score as `detect._split` (convex outline corners propose cards in portrait and landscape,
+far sides snapped to the image's card edges over 0.76–1.32× the calibrated size; a set of proposals scores
+IoU of its union with the cluster + outline explained + card edges inside the cluster − impurity − a cost
+per card), but computed for all clusters of a frame together in a few dozen array operations: every
+corner's proposals and snaps, every proposal's masks (one `fillPoly` for all), every single card and every
+pair of proposals scored in closed form. Only clusters where a third card raises the score (burn and muck
+piles) get a drop/swap search, which scores all neighbouring sets of one step at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from controller.vision.detect import (
+    _GRID,
+    _IGRID,
+    ASPECT_RANGE,
+    CARD_ASPECT,
+    CUT,
+    IMPURITY_COST,
+    INNER_EDGE_GAIN,
+    ORIENTATION_MARGIN,
+    SAME_CARD,
+    _as_single,
+    _Blob,
+    _cut_short_edges,
+    _EdgeProbe,
+    quantile,
+)
+
+SCALES = _EdgeProbe.SCALES
+T = _EdgeProbe.T
+HUBER = 1.345  # px: residuals beyond this weigh less in a side's line fit (OpenCV's DIST_HUBER constant)
+MAX_CARDS = 10  # a cluster is explained by at most this many cards
+MASK_STEP = 2  # proposal masks for the IoU are drawn at half the work resolution
+PILE_AREA = 1.8  # clusters larger than this many cards also start the set search from the outline's pick
+FAR = 1e5  # padding coordinate: far from everything
+
+
+def split_all(blobs: list[_Blob], long: float, minch: np.ndarray, scale: float,
+              mask: np.ndarray) -> list[list[np.ndarray]]:
+    """The cards (work pixels, unordered corners) of each cluster; `mask` is the frame's card mask."""
+    short = long / CARD_ASPECT
+    tol = max(1.5, 0.06 * short)
+    quads: list[np.ndarray] = []
+    owner: list[int] = []
+    tols: list[float] = []
+    multi: list[int] = []
+    for i, b in enumerate(blobs):
+        single = _as_single(b, long)
+        if single is None:
+            multi.append(i)
+        else:
+            quads.append(single)
+            owner.append(i)
+            tols.append(2 * tol)
+    if multi:
+        for i, q in _split_multi([blobs[i] for i in multi], long, minch, scale, mask):
+            quads.append(q)
+            owner.append(multi[i])
+            tols.append(tol)
+    out: list[list[np.ndarray]] = [[] for _ in blobs]
+    if not quads:
+        return out
+    pts = _padded([blobs[i].contour[::2] for i in range(len(blobs))])
+    owners = np.asarray(owner)
+    refined = refine(np.asarray(quads, np.float32), pts[owners], np.asarray(tols, np.float32))
+    for q, i in zip(refined, owner, strict=True):
+        # Two proposals that settle on the same card after refinement are one card.
+        c = q.mean(axis=0)
+        if all(float(np.hypot(*(c - o.mean(axis=0)))) > SAME_CARD * short for o in out[i]):
+            out[i].append(q)
+    return out
+
+
+def _padded(arrays: list[np.ndarray]) -> np.ndarray:
+    """N_i×2 point arrays as one B×max(N)×2 array, padded with far-away points."""
+    n = max(len(a) for a in arrays)
+    out = np.full((len(arrays), n, 2), FAR, np.float32)
+    for i, a in enumerate(arrays):
+        out[i, :len(a)] = a
+    return out
+
+
+@dataclass(slots=True)
+class _Probe:
+    """Card-edge evidence (paper just inside, clearly darker just outside) in the full-resolution frame."""
+
+    minch: np.ndarray
+    scale: float
+    mm: float  # full-resolution pixels per millimetre
+
+    def sample(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Nearest pixel at full-resolution coordinates (x, y arrays of one shape)."""
+        return _sample(self.minch, x, y)
+
+    def edges(self, x: np.ndarray, y: np.ndarray, ix: np.ndarray, iy: np.ndarray,
+              ref: np.ndarray) -> np.ndarray:
+        """Per point (work pixels x, y; unit inward direction ix, iy): a card edge seen from inside."""
+        k = 1.0 / self.scale
+        a, b = 2.0 * self.mm, 1.5 * self.mm
+        vin = self.sample(x * k + ix * a, y * k + iy * a).astype(np.float32)
+        vout = self.sample(x * k - ix * b, y * k - iy * b).astype(np.float32)
+        return np.asarray((vin > 0.72 * ref) & (vin - vout > 0.12 * ref))
+
+
+def _split_multi(blobs: list[_Blob], long: float, minch: np.ndarray, scale: float,
+                 mask: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """(cluster index, quad) of the cards of clusters that are not one whole card."""
+    short = long / CARD_ASPECT
+    tol = max(1.5, 0.06 * short)
+    probe = _Probe(minch=minch, scale=scale, mm=short / scale / 63.0)
+    ref = np.array([_white(minch, b, scale) for b in blobs], np.float32)
+    v, u1, u2, cb = _corners(blobs, short)
+    if not len(v):
+        return []
+    arr, hb = _proposals(v, u1, u2, cb, probe, ref, short, long)
+    labels = _labels(blobs, mask.shape)
+    inside = _inside(arr, labels, hb)
+    arr, hb = arr[inside], hb[inside]
+    if not len(arr):
+        return []
+    g = _Groups.make(blobs, arr, hb, probe, ref, tol, short, mask)
+    chosen = g.choose(short)
+    return [(b, g.quads[b, i]) for b in range(len(blobs)) if g.valid[b].any() for i in chosen[b]]
+
+
+def _white(minch: np.ndarray, blob: _Blob, scale: float) -> float:
+    """The cluster's white (95 % quantile of the min-channel image over its box), as `_EdgeProbe`."""
+    h, w = minch.shape
+    x0, y0 = (max(int(v / scale), 0) for v in blob.origin)
+    bh, bw = blob.filled.shape
+    x1, y1 = min(int((blob.origin[0] + bw) / scale) + 1, w), min(int((blob.origin[1] + bh) / scale) + 1, h)
+    return max(quantile(minch[y0:y1:2, x0:x1:2], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
+
+
+def _corners(blobs: list[_Blob], short: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(vertices, unit arm 1, unit arm 2, cluster index) of every convex, roughly right-angled vertex of
+    every cluster's outline, refined from the outline near it (as `detect._corner_frames`)."""
+    polys = []
+    for b in blobs:
+        p = cv2.approxPolyDP(b.contour.reshape(-1, 1, 2), max(1.0, 0.05 * short), True).reshape(-1, 2)
+        polys.append(_cut_short_edges(p.astype(np.float32), CUT * short))
+    nxt_i, prv_i, owner = [], [], []
+    start = 0
+    for i, p in enumerate(polys):
+        n = len(p) if len(p) >= 3 else 0
+        idx = np.arange(start, start + n)
+        nxt_i.append(np.roll(idx, -1))
+        prv_i.append(np.roll(idx, 1))
+        owner.append(np.full(n, i))
+        start += n
+    poly = np.concatenate([p for p in polys if len(p) >= 3] or [np.zeros((0, 2), np.float32)])
+    nxt, prv, cb = poly[np.concatenate(nxt_i)], poly[np.concatenate(prv_i)], np.concatenate(owner)
+    e1, e2 = nxt - poly, prv - poly
+    l1, l2 = np.hypot(e1[:, 0], e1[:, 1]), np.hypot(e2[:, 0], e2[:, 1])
+    area2 = np.bincount(cb, poly[:, 0] * nxt[:, 1] - nxt[:, 0] * poly[:, 1], minlength=len(blobs))[cb]
+    cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+    u1, u2 = e1 / np.maximum(l1, 1e-3)[:, None], e2 / np.maximum(l2, 1e-3)[:, None]
+    cos = np.sum(u1 * u2, axis=1)
+    # Convex (a reflex vertex is where two cards' edges cross) and 55–125°.
+    ok = (l1 >= 1e-3) & (l2 >= 1e-3) & (cross * area2 > 0) & (cos <= np.cos(np.radians(55.0))) \
+        & (cos >= np.cos(np.radians(125.0)))
+    v, u1, u2, cb = poly[ok], u1[ok], u2[ok], cb[ok]
+    contours = _padded([b.contour for b in blobs])[cb]
+    v, u1, u2 = _local_corners(contours[..., 0], contours[..., 1], v, u1, u2, short)
+    return v, u1, u2, cb
+
+
+def _local_corners(cx: np.ndarray, cy: np.ndarray, v: np.ndarray, u1: np.ndarray, u2: np.ndarray,
+                   short: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each corner's two arms fitted to its outline (x, y: C×N) 0.1–0.5 short sides from it: the polygon's
+    edges may run on to another card's corner, but the first few millimetres of each arm are this card's."""
+    rx, ry = cx - v[:, :1], cy - v[:, 1:]
+    dist = np.hypot(rx, ry)
+    near = (dist > 0.1 * short) & (dist < 0.5 * short)
+    p1 = rx * u1[:, :1] + ry * u1[:, 1:]  # projections on each arm, × dist
+    p2 = rx * u2[:, :1] + ry * u2[:, 1:]
+    x64, y64 = cx.astype(np.float64), cy.astype(np.float64)
+    lines = []
+    for arm, u in ((near & (p1 > p2) & (p1 > 0.9 * dist), u1), (near & (p2 > p1) & (p2 > 0.9 * dist), u2)):
+        centre, dirn = _weighted_lines(arm.astype(np.float64), x64, y64)
+        dirn = np.where((np.sum(dirn * u, axis=1) > 0)[:, None], dirn, -dirn)
+        use = (arm.sum(axis=1) >= 4)[:, None]
+        lines.append((np.where(use, centre, v), np.where(use, dirn, u)))
+    (q1, d1), (q2, d2) = lines
+    corner, det = _intersect(q1, d1, q2, d2)
+    move = (np.abs(det) > 0.3) & (np.hypot(*(corner - v).T) < 0.25 * short)
+    return (np.where(move[:, None], corner, v).astype(np.float32), d1.astype(np.float32),
+            d2.astype(np.float32))
+
+
+def _weighted_lines(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Total-least-squares lines (centroid, unit direction: …×2) of points (x, y) under weights w (…×N)."""
+    n = np.maximum(w.sum(axis=-1), 1e-9)
+    wx, wy = w * x, w * y
+    mx, my = wx.sum(axis=-1) / n, wy.sum(axis=-1) / n
+    sxx = (wx * x).sum(axis=-1) / n - mx * mx
+    syy = (wy * y).sum(axis=-1) / n - my * my
+    sxy = (wx * y).sum(axis=-1) / n - mx * my
+    theta = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # the principal axis of the points' scatter
+    return np.stack([mx, my], axis=-1), np.stack([np.cos(theta), np.sin(theta)], axis=-1)
+
+
+def _intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray,
+               d2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Meeting points of lines p1 + t d1 and p2 + s d2 (…×2 each), and the determinant of each system."""
+    det = d1[..., 1] * d2[..., 0] - d1[..., 0] * d2[..., 1]
+    r = p2 - p1
+    t = (r[..., 1] * d2[..., 0] - r[..., 0] * d2[..., 1]) / np.where(np.abs(det) > 1e-12, det, 1.0)
+    return p1 + t[..., None] * d1, det
+
+
+def _proposals(v: np.ndarray, u1: np.ndarray, u2: np.ndarray, cb: np.ndarray, probe: _Probe,
+               ref: np.ndarray, short: float, long: float) -> tuple[np.ndarray, np.ndarray]:
+    """Card proposals (H×4×2) and their clusters from every corner in portrait and landscape, far sides
+    snapped to the image's card edges; where the image clearly shows one reading's edges, the other
+    reading of that corner is dropped."""
+    lens = np.float32([[short, long], [long, short]])  # reading o: (side along u1, side along u2)
+    l1, l2 = lens[None, :, 0, None], lens[None, :, 1, None]  # 1×2×1
+    a1, a2 = u1[:, None, :] * l1, u2[:, None, :] * l2  # C×2×2: the nominal arms
+    vv = v[:, None, :]
+    # Side k=0 is the far side across arm 1 (it moves along u1), k=1 the far side across arm 2.
+    base = np.stack([vv + a1, vv + a2], axis=2)  # C×2×2×2
+    along = np.stack([a2, a1], axis=2)
+    out = np.broadcast_to(np.stack([u1, u2], axis=1)[:, None], base.shape)
+    length = np.broadcast_to(lens, base.shape[:3])
+    # Points along each far side at every scale, C×2×2×S×T, x and y apart (long inner loops).
+    grow = (SCALES - 1.0)[:, None] * length[..., None, None]
+    px = base[..., 0, None, None] + grow * out[..., 0, None, None] + T * along[..., 0, None, None]
+    py = base[..., 1, None, None] + grow * out[..., 1, None, None] + T * along[..., 1, None, None]
+    cref = ref[cb][:, None, None, None, None]
+    edge = probe.edges(px, py, -out[..., 0, None, None], -out[..., 1, None, None], cref)
+    sup = edge.mean(axis=-1) - 0.2 * np.abs(SCALES - 1.0)
+    best = np.argmax(sup, axis=-1)
+    s = np.where(np.take_along_axis(sup, best[..., None], -1)[..., 0] > 0.3, SCALES[best], 1.0)
+    s1, s2 = s[..., 0], s[..., 1]
+    # Perspective stretches a card by up to ~30 % but barely changes its shape; a snap that makes it
+    # square (or too slim) ran on to a neighbour's edge: that side keeps the nominal size.
+    m1, m2 = l1[..., 0] * s1, l2[..., 0] * s2
+    aspect = np.maximum(m1, m2) / np.minimum(m1, m2)
+    bad = ~((aspect > ASPECT_RANGE[0]) & (aspect < ASPECT_RANGE[1]))
+    first = np.abs(s1 - 1) > np.abs(s2 - 1)
+    s1, s2 = np.where(bad & first, 1.0, s1), np.where(bad & ~first, 1.0, s2)
+    a, b = a1 * s1[..., None], a2 * s2[..., None]
+    quads = np.stack([np.broadcast_to(vv, a.shape), vv + a, vv + a + b, vv + b], axis=2).astype(np.float32)
+    ev = _side_support(quads.reshape(-1, 4, 2), probe, np.repeat(ref[cb], 2)).reshape(-1, 2)
+    keep = np.ones(ev.shape, bool)
+    clear = np.abs(ev[:, 0] - ev[:, 1]) > ORIENTATION_MARGIN
+    keep[clear, np.argmin(ev[clear], axis=1)] = False
+    return np.asarray(quads[keep], np.float32), np.repeat(cb, 2)[keep.ravel()]
+
+
+def _sides(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Points along each side (x, y: …×4×T) and each side's unit normal into the quad (x, y: …×4×1)."""
+    ax, ay = quads[..., 0], quads[..., 1]
+    bx, by = ax[..., [1, 2, 3, 0]], ay[..., [1, 2, 3, 0]]
+    dx, dy = bx - ax, by - ay
+    px, py = ax[..., None] + T * dx[..., None], ay[..., None] + T * dy[..., None]
+    norm = np.maximum(np.hypot(dx, dy), 1e-6)
+    nx, ny = -dy / norm, dx / norm
+    cx, cy = ax.mean(axis=-1, keepdims=True), ay.mean(axis=-1, keepdims=True)
+    sgn = np.sign((cx - ax) * nx + (cy - ay) * ny)
+    return px, py, (sgn * nx)[..., None], (sgn * ny)[..., None]
+
+
+def _side_support(quads: np.ndarray, probe: _Probe, ref: np.ndarray) -> np.ndarray:
+    """Per quad, the share of points along its sides that the image shows as a card edge seen from inside
+    (as `detect._side_evidence`, with the cluster's white as the reference)."""
+    px, py, ix, iy = _sides(quads)
+    return np.asarray(probe.edges(px, py, ix, iy, ref[:, None, None]).mean(axis=(1, 2)))
+
+
+def _labels(blobs: list[_Blob], shape: tuple[int, ...]) -> np.ndarray:
+    """Cluster i + 1 at each of its pixels (work size)."""
+    out = np.zeros(shape[:2], np.uint16)
+    for i, b in enumerate(blobs):
+        x, y = b.origin
+        h, w = b.filled.shape
+        roi = out[max(y, 0):y + h, max(x, 0):x + w]
+        sub = b.filled[max(-y, 0):max(-y, 0) + roi.shape[0], max(-x, 0):max(-x, 0) + roi.shape[1]]
+        roi[sub > 0] = i + 1
+    return out
+
+
+def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Nearest pixel of `img` at (x, y) (arrays of one shape), clipped to the image."""
+    h, w = img.shape[:2]
+    xi = np.clip((x + 0.5).astype(np.intp), 0, w - 1)
+    yi = np.clip((y + 0.5).astype(np.intp), 0, h - 1)
+    return np.asarray(img[yi, xi])
+
+
+def _grid_points(quads: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points at fractions `grid` (P×2) of each quad's sides 0→1 and 0→3 (x, y: …×P)."""
+    gx, gy = grid[:, 0], grid[:, 1]
+    out = []
+    for k in (0, 1):
+        c = quads[..., k]
+        out.append(c[..., :1] + gx * (c[..., 1:2] - c[..., :1]) + gy * (c[..., 3:4] - c[..., :1]))
+    return out[0], out[1]
+
+
+def _inside(arr: np.ndarray, labels: np.ndarray, hb: np.ndarray) -> np.ndarray:
+    """Proposals with at least 90 % of a grid of interior points on their own cluster."""
+    hits = _sample(labels, *_grid_points(arr, _GRID)) == (hb + 1)[:, None]
+    return np.asarray(hits.mean(axis=1) >= 0.9)
+
+
+@dataclass(slots=True)
+class _Groups:
+    """The proposals of every cluster, padded to B×H, and what scoring sets of them needs."""
+
+    quads: np.ndarray  # B×H×4×2 work pixels
+    valid: np.ndarray  # B×H
+    masks: np.ndarray  # B×H×P float32: each proposal drawn on its cluster's box (MASK_STEP resolution)
+    target: np.ndarray  # B×P float32: the cluster
+    explains: np.ndarray  # B×H×N float32: outline points within tol of the proposal's outline
+    n_out: np.ndarray  # B: outline points
+    inner: np.ndarray  # B×H: share of side points inside the cluster that show a card edge
+    paper: np.ndarray  # B×H×Q float32: paper at a grid of interior points
+    inside: np.ndarray  # B×H(j)×H(i)×Q float32: point q of proposal i lies in proposal j (j ≠ i)
+
+    @classmethod
+    def make(cls, blobs: list[_Blob], arr: np.ndarray, hb: np.ndarray, probe: _Probe, ref: np.ndarray,
+             tol: float, short: float, mask: np.ndarray) -> _Groups:
+        nb = len(blobs)
+        counts = np.bincount(hb, minlength=nb)
+        hmax = int(counts.max())
+        rank = np.arange(len(hb)) - np.concatenate([[0], np.cumsum(counts)[:-1]])[hb]
+        quads = np.zeros((nb, hmax, 4, 2), np.float32)
+        quads[:, :] = [[0, 0], [1, 0], [1, 1], [0, 1]]  # padding: a unit square far from every point
+        quads[:, :] -= 2 * FAR
+        quads[hb, rank] = arr
+        valid = np.zeros((nb, hmax), bool)
+        valid[hb, rank] = True
+        masks, target = _masks(blobs, quads, valid)
+        pts = _padded([b.contour[::2] for b in blobs])
+        n_out = np.array([len(b.contour[::2]) for b in blobs], np.float32)
+        explains = _explained(pts[..., 0], pts[..., 1], quads, tol).astype(np.float32)
+        px, py, ix, iy = _sides(quads)
+        edge = probe.edges(px, py, ix, iy, ref[:, None, None, None])
+        deep = cv2.erode(mask, np.ones((2 * round(2 * tol) + 1,) * 2, np.uint8))  # > 2 tol from the outline
+        inner = (edge & (_sample(deep, px, py) > 0)).mean(axis=(2, 3)) * valid
+        gx, gy = _grid_points(quads, _IGRID)  # B×H×Q
+        k = 1.0 / probe.scale
+        paper = (probe.sample(gx * k, gy * k).astype(np.float32) > 0.72 * ref[:, None, None]).astype(np.float32)
+        return cls(quads=quads, valid=valid, masks=masks, target=target, explains=explains, n_out=n_out,
+                   inner=inner.astype(np.float32), paper=paper * valid[..., None],
+                   inside=_inside_matrix(quads, gx, gy))
+
+    def choose(self, short: float) -> list[list[int]]:
+        """Per cluster, the indices of the chosen proposals."""
+        nb, hmax = self.valid.shape
+        single = self._singles()
+        best = np.argmax(single, axis=1)
+        top = single[np.arange(nb), best]
+        chosen = [[int(i)] for i in best]
+        if hmax >= 2:
+            pairs = self._pairs()
+            flat = pairs.reshape(nb, -1).argmax(axis=1)
+            ptop = pairs.reshape(nb, -1)[np.arange(nb), flat]
+            for b in np.flatnonzero(ptop > top):
+                chosen[b] = [int(flat[b] // hmax), int(flat[b] % hmax)]
+                top[b] = ptop[b]
+            # A third card: the best pair plus each other proposal, all clusters at once.
+            sel = np.zeros((nb, hmax, hmax), np.float32)
+            for b, c in enumerate(chosen):
+                sel[b, :, c] = 1.0
+            sel[:, np.arange(hmax), np.arange(hmax)] = 1.0
+            grown = self.scores(sel)
+            grown[sel.sum(axis=2) < 3] = -np.inf
+            area = self.target.sum(axis=1) * MASK_STEP * MASK_STEP / (short * short * CARD_ASPECT)
+            for b in range(nb):
+                starts = []
+                if len(chosen[b]) == 2 and grown[b].max() > top[b]:
+                    starts.append([*chosen[b], int(np.argmax(grown[b]))])
+                if area[b] > PILE_AREA:
+                    starts.append(self._outline_pick(b, short))
+                for s in starts:
+                    got, score = self._search(b, s)
+                    if score > top[b]:
+                        chosen[b], top[b] = got, score
+        return chosen
+
+    def _singles(self) -> np.ndarray:
+        m, t = self.masks, self.target[:, None, :]
+        inter = (m * t).sum(axis=2)
+        union = self.target.sum(axis=1)[:, None] + (m * (1 - t)).sum(axis=2)
+        expl = self.explains.sum(axis=2) / self.n_out[:, None]
+        q = self.paper.shape[2]
+        imp = _impure(np.full(self.valid.shape, q, np.float32), self.paper.sum(axis=2))
+        s = inter / np.maximum(union, 1) + 0.15 * expl - 0.04 - IMPURITY_COST * imp + INNER_EDGE_GAIN * self.inner
+        return np.where(self.valid, s, -np.inf)
+
+    def _pairs(self) -> np.ndarray:
+        """Score of every pair {i, j} of each cluster (B×H×H, −inf on the diagonal and padding), by
+        inclusion–exclusion from products of the proposals' masks."""
+        m, t = self.masks, self.target[:, None, :]
+        mt, mo = m * t, m * (1 - t)
+        mT = m.transpose(0, 2, 1)
+        a, b = mt.sum(axis=2), mo.sum(axis=2)
+        inter = a[:, :, None] + a[:, None, :] - mt @ mT
+        union = self.target.sum(axis=1)[:, None, None] + b[:, :, None] + b[:, None, :] - mo @ mT
+        f = self.explains
+        e = f.sum(axis=2)
+        expl = (e[:, :, None] + e[:, None, :] - f @ f.transpose(0, 2, 1)) / self.n_out[:, None, None]
+        q = self.paper.shape[2]
+        # count[b, i, j]: card i's own points when j lies on it; papers: how many of them are paper.
+        count = q - self.inside.sum(axis=3).transpose(0, 2, 1)
+        papers = self.paper.sum(axis=2)[:, :, None] - np.einsum("bjiq,biq->bij", self.inside, self.paper)
+        imp = _impure(count, papers)
+        s = (inter / np.maximum(union, 1) + 0.15 * expl - 0.08 - IMPURITY_COST * (imp + imp.transpose(0, 2, 1))
+             + INNER_EDGE_GAIN * (self.inner[:, :, None] + self.inner[:, None, :]))
+        ok = self.valid[:, :, None] & self.valid[:, None, :] & ~np.eye(self.valid.shape[1], dtype=bool)
+        return np.where(ok, s, -np.inf)
+
+    def scores(self, sel: np.ndarray, b: int | None = None) -> np.ndarray:
+        """Score of each set (rows of `sel`, B×S×H 0/1; or S×H of cluster `b`)."""
+        if b is not None:
+            return self._scores(sel[None], slice(b, b + 1))[0]
+        return self._scores(sel, slice(None))
+
+    def _scores(self, sel: np.ndarray, bs: slice) -> np.ndarray:
+        m, t, f = self.masks[bs], self.target[bs][:, None, :], self.explains[bs]
+        union = (sel @ m) > 0
+        inter = (union * t).sum(axis=2)
+        uni = np.maximum(union, t).sum(axis=2)
+        expl = ((sel @ f) > 0).sum(axis=2) / self.n_out[bs][:, None]
+        nb, ns, h = sel.shape
+        q = self.paper.shape[2]
+        cover = (sel @ self.inside[bs].reshape(nb, h, h * q)).reshape(nb, ns, h, q)
+        own = cover < 0.5
+        count = own.sum(axis=3).astype(np.float32)
+        papers = (own * self.paper[bs][:, None]).sum(axis=3)
+        imp = (_impure(count, papers) * sel).sum(axis=2)
+        inner = sel @ self.inner[bs][..., None]
+        size = sel.sum(axis=2)
+        s = inter / np.maximum(uni, 1) + 0.15 * expl - 0.04 * size - IMPURITY_COST * imp \
+            + INNER_EDGE_GAIN * inner[..., 0]
+        ok = ((sel * ~self.valid[bs][:, None, :]).sum(axis=2) == 0) & (size > 0)
+        return np.where(ok, s, -np.inf)
+
+    def _search(self, b: int, chosen: list[int]) -> tuple[list[int], float]:
+        """Grow while a card raises the score, then drop, swap or add one card at a time (every neighbour
+        of a set scored at once) while that raises it."""
+        h = self.valid.shape[1]
+        current = float(self.scores(_rows([chosen], h), b)[0])
+        for _ in range(2 * MAX_CARDS):
+            cands = [[*chosen, i] for i in range(h) if i not in chosen] if len(chosen) < MAX_CARDS else []
+            for k in range(len(chosen)):
+                rest = chosen[:k] + chosen[k + 1:]
+                if rest:
+                    cands.append(rest)
+                cands += [[*rest, i] for i in range(h) if i not in chosen]
+            if not cands:
+                break
+            sc = self.scores(_rows(cands, h), b)
+            i = int(np.argmax(sc))
+            if sc[i] <= current + 1e-6:
+                break
+            chosen, current = cands[i], float(sc[i])
+        return chosen, current
+
+    def _outline_pick(self, b: int, short: float) -> list[int]:
+        """Proposals picked by the outline they explain that is not explained yet (duplicates suppressed),
+        as `detect._greedy_outline`."""
+        explains = self.explains[b, :, :int(self.n_out[b])] > 0
+        unexplained = np.ones(explains.shape[1], bool)
+        open_ = self.valid[b].copy()
+        centres = self.quads[b].mean(axis=1)
+        chosen: list[int] = []
+        while unexplained.mean() > 0.04 and open_.any() and len(chosen) < MAX_CARDS:
+            gains = np.where(open_, (explains & unexplained).sum(axis=1), -1)
+            best = int(np.argmax(gains))
+            if gains[best] < 0.1 * explains.shape[1] / 2:
+                break
+            chosen.append(best)
+            unexplained &= ~explains[best]
+            open_ &= np.hypot(*(centres - centres[best]).T) >= 0.3 * short
+        return chosen or [int(np.argmax(self.valid[b]))]
+
+
+def _rows(sets: list[list[int]], h: int) -> np.ndarray:
+    out = np.zeros((len(sets), h), np.float32)
+    for r, s in enumerate(sets):
+        out[r, s] = 1.0
+    return out
+
+
+def _impure(count: np.ndarray, papers: np.ndarray) -> np.ndarray:
+    """How much a card's own part (count points, papers of them paper) is half face, half back (0–1)."""
+    p = papers / np.maximum(count, 1)
+    v = np.clip(np.minimum((p - 0.12) / 0.1, (0.45 - p) / 0.1), 0.0, 1.0)
+    return np.where(count < 8, 0.0, v).astype(np.float32)
+
+
+def _masks(blobs: list[_Blob], quads: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each proposal filled on its cluster's box at 1/MASK_STEP resolution (B×H×P), and the clusters
+    (B×P). All proposals are drawn with one fillPoly, each in its own tile with a margin wide enough that
+    no proposal reaches the next tile; the margins are cut off (as drawing clipped to the box)."""
+    nb, hmax = valid.shape
+    boxes = [b.filled[::MASK_STEP, ::MASK_STEP] for b in blobs]
+    th, tw = max(x.shape[0] for x in boxes), max(x.shape[1] for x in boxes)
+    origin = np.array([b.origin for b in blobs], np.float32)
+    rel = ((quads - origin[:, None, None, :]) / MASK_STEP)[valid]
+    margin = int(np.ceil(max(0.0, float(-rel.min()), float((rel - [tw, th]).max())))) + 2
+    ch, cw = th + 2 * margin, tw + 2 * margin
+    rows = np.arange(nb * hmax).reshape(nb, hmax)
+    off = np.stack([np.full((nb, hmax), margin), rows * ch + margin], axis=-1).astype(np.float32)
+    poly = rel + off[valid][:, None, :]
+    canvas = np.zeros((nb * hmax * ch, cw), np.uint8)
+    cv2.fillPoly(canvas, list(np.round(poly * 16).astype(np.int32)), 1, shift=4)
+    masks = canvas.reshape(nb, hmax, ch, cw)[:, :, margin:margin + th, margin:margin + tw]
+    target = np.zeros((nb, th, tw), np.float32)
+    for i, x in enumerate(boxes):
+        target[i, :x.shape[0], :x.shape[1]] = x
+    return masks.reshape(nb, hmax, -1).astype(np.float32), target.reshape(nb, -1)
+
+
+def _explained(x: np.ndarray, y: np.ndarray, quads: np.ndarray, tol: float) -> np.ndarray:
+    """B×H×N: outline point n of a cluster (x, y: B×N) lies within `tol` of the outline of its quad h."""
+    best = np.full((quads.shape[0], quads.shape[1], x.shape[1]), np.inf, np.float32)
+    px, py = x[:, None, :], y[:, None, :]
+    for i in range(4):
+        ax, ay = quads[:, :, i, 0, None], quads[:, :, i, 1, None]
+        dx = quads[:, :, (i + 1) % 4, 0, None] - ax
+        dy = quads[:, :, (i + 1) % 4, 1, None] - ay
+        rx, ry = px - ax, py - ay
+        t = np.clip((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0, 1)
+        np.minimum(best, np.hypot(rx - t * dx, ry - t * dy), out=best)
+    return best < tol
+
+
+def _inside_matrix(quads: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """B×H(j)×H(i)×Q: point q of proposal i (gx, gy: B×H×Q) lies inside proposal j (False for j = i),
+    from one product of every side's line equation with every point."""
+    nb, h = quads.shape[:2]
+    q = gx.shape[2]
+    a, b = quads, quads[:, :, [1, 2, 3, 0]]
+    ex, ey = (b - a)[..., 0], (b - a)[..., 1]  # B×H×4
+    area2 = (a[..., 0] * b[..., 1] - b[..., 0] * a[..., 1]).sum(axis=2)
+    sgn = np.where(area2 >= 0, 1.0, -1.0)[..., None]
+    # cross(edge, p - a) = ex * py - ey * px - (ex * ay - ey * ax), signed so that inside is ≥ 0.
+    lines = np.stack([-ey * sgn, ex * sgn, -(ex * a[..., 1] - ey * a[..., 0]) * sgn], axis=-1)  # B×H×4×3
+    hom = np.stack([gx.reshape(nb, h * q), gy.reshape(nb, h * q), np.ones((nb, h * q), np.float32)], axis=1)
+    cross = lines.reshape(nb, h * 4, 3).astype(np.float32) @ hom  # B×(H·4)×(H·Q)
+    inside = (cross.reshape(nb, h, 4, h, q) >= 0).all(axis=2)
+    inside[:, np.arange(h), np.arange(h)] = False
+    return inside.astype(np.float32)
+
+
+def refine(quads: np.ndarray, pts: np.ndarray, tol: np.ndarray) -> np.ndarray:
+    """Each side of each quad (K×4×2) fitted to its cluster's outline points (K×N×2) within `tol` (K) of it
+    (least squares, one Huber reweighting); a side with too few points (hidden under another card) keeps
+    the guess, and so does a corner whose sides meet implausibly far from it."""
+    ax, ay = quads[..., 0, None], quads[..., 1, None]  # K×4×1: side i runs from corner i to corner i+1
+    dx = quads[:, [1, 2, 3, 0], 0, None] - ax
+    dy = quads[:, [1, 2, 3, 0], 1, None] - ay
+    x, y = pts[:, None, :, 0], pts[:, None, :, 1]  # K×1×N
+    rx, ry = x - ax, y - ay
+    t = np.clip((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0.0, 1.0)
+    near = np.hypot(rx - t * dx, ry - t * dy) < tol[:, None, None]  # K×4×N
+    side_len = np.hypot(dx, dy)[..., 0]
+    fit = near.sum(axis=-1) >= np.maximum(6.0, 0.3 * side_len / 2)
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    w = near.astype(np.float64)
+    centre, dirn = _weighted_lines(w, x64, y64)
+    # One Huber step: points far from the first line (a rounded corner, a neighbour's edge) weigh less.
+    res = np.abs((x64 - centre[..., 0, None]) * dirn[..., 1, None]
+                 - (y64 - centre[..., 1, None]) * dirn[..., 0, None])
+    centre, dirn = _weighted_lines(w * np.minimum(1.0, HUBER / np.maximum(res, 1e-9)), x64, y64)
+    unit = np.stack([dx[..., 0], dy[..., 0]], axis=-1) / np.maximum(side_len, 1e-6)[..., None]
+    centre = np.where(fit[..., None], centre, quads)
+    dirn = np.where(fit[..., None], dirn, unit)
+    # Corner i is where side i-1 meets side i.
+    prev = [3, 0, 1, 2]
+    corner, det = _intersect(centre[:, prev], dirn[:, prev], centre, dirn)
+    diag = np.hypot(*(quads[:, 2] - quads[:, 0]).T)[:, None]
+    keep = (np.abs(det) < 1e-3) | (np.hypot(*(corner - quads).transpose(2, 0, 1)) > 0.25 * diag)
+    return np.where(keep[..., None], quads, corner).astype(np.float32)
