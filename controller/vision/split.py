@@ -11,6 +11,7 @@ piles) get a drop/swap search, which scores all neighbouring sets of one step at
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -28,13 +29,12 @@ from controller.vision.detect import (
     SAME_CARD,
     _as_single,
     _Blob,
-    _cut_short_edges,
     _EdgeProbe,
     quantile,
 )
 
-SCALES = _EdgeProbe.SCALES
-T = _EdgeProbe.T
+SCALES = np.linspace(0.76, 1.32, 15, dtype=np.float32)  # far-side sizes tried (perspective)
+T = np.linspace(0.15, 0.85, 8, dtype=np.float32)  # points along a side
 HUBER = 1.345  # px: residuals beyond this weigh less in a side's line fit (OpenCV's DIST_HUBER constant)
 MAX_CARDS = 10  # a cluster is explained by at most this many cards
 MASK_STEP = 2  # proposal masks for the IoU are drawn at half the work resolution
@@ -70,11 +70,13 @@ def split_all(blobs: list[_Blob], long: float, minch: np.ndarray, scale: float,
     pts = _padded([blobs[i].contour[::2] for i in range(len(blobs))])
     owners = np.asarray(owner)
     refined = refine(np.asarray(quads, np.float32), pts[owners], np.asarray(tols, np.float32))
-    for q, i in zip(refined, owner, strict=True):
+    centres = (refined.sum(axis=1) * 0.25).tolist()
+    kept: list[list[tuple[float, float]]] = [[] for _ in blobs]
+    for q, (x, y), i in zip(refined, centres, owner, strict=True):
         # Two proposals that settle on the same card after refinement are one card.
-        c = q.mean(axis=0)
-        if all(float(np.hypot(*(c - o.mean(axis=0)))) > SAME_CARD * short for o in out[i]):
+        if all(math.hypot(x - ox, y - oy) > SAME_CARD * short for ox, oy in kept[i]):
             out[i].append(q)
+            kept[i].append((x, y))
     return out
 
 
@@ -145,7 +147,7 @@ def _corners(blobs: list[_Blob], short: float) -> tuple[np.ndarray, np.ndarray, 
     polys = []
     for b in blobs:
         p = cv2.approxPolyDP(b.contour.reshape(-1, 1, 2), max(1.0, 0.05 * short), True).reshape(-1, 2)
-        polys.append(_cut_short_edges(p.astype(np.float32), CUT * short))
+        polys.append(cut_corners(p.astype(np.float64), CUT * short))
     nxt_i, prv_i, owner = [], [], []
     start = 0
     for i, p in enumerate(polys):
@@ -170,6 +172,41 @@ def _corners(blobs: list[_Blob], short: float) -> tuple[np.ndarray, np.ndarray, 
     contours = _padded([b.contour for b in blobs])[cb]
     v, u1, u2 = _local_corners(contours[..., 0], contours[..., 1], v, u1, u2, short)
     return v, u1, u2, cb
+
+
+def cut_corners(poly: np.ndarray, min_len: float) -> np.ndarray:
+    """Replace each very short edge (a rounded card corner) by the meeting point of its neighbour edges
+    (as `detect._cut_short_edges`; plain floats: the outline has a dozen vertices)."""
+    pts = [(float(x), float(y)) for x, y in poly]
+    while len(pts) > 3:
+        n = len(pts)
+        lens = [math.hypot(pts[(k + 1) % n][0] - pts[k][0], pts[(k + 1) % n][1] - pts[k][1]) for k in range(n)]
+        i = min(range(n), key=lens.__getitem__)
+        if lens[i] >= min_len:
+            break
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = (pts[(i + k) % n] for k in (-1, 0, 1, 2))
+        d1x, d1y, d2x, d2y = bx - ax, by - ay, dx - cx, dy - cy
+        det = d1y * d2x - d1x * d2y
+        x = ((bx + cx) / 2, (by + cy) / 2)
+        if abs(det) > 1e-6:
+            t = ((cy - ay) * d2x - (cx - ax) * d2y) / det
+            meet = (ax + t * d1x, ay + t * d1y)
+            if math.hypot(meet[0] - bx, meet[1] - by) <= 3 * min_len:
+                x = meet
+        pts[i] = x
+        del pts[(i + 1) % n]
+    return np.array(pts, np.float32)
+
+
+def portraits(quads: np.ndarray) -> np.ndarray:
+    """`detect.portrait` of every quad (K×4×2): clockwise on screen, a short side first."""
+    q = np.asarray(quads, np.float32)
+    nxt = q[:, [1, 2, 3, 0]]
+    area2 = (q[..., 0] * nxt[..., 1] - nxt[..., 0] * q[..., 1]).sum(axis=1)
+    q = np.where((area2 < 0)[:, None, None], q[:, ::-1], q)
+    d01, d12 = q[:, 1] - q[:, 0], q[:, 2] - q[:, 1]
+    turn = np.hypot(d01[:, 0], d01[:, 1]) > np.hypot(d12[:, 0], d12[:, 1])
+    return np.where(turn[:, None, None], q[:, [1, 2, 3, 0]], q)
 
 
 def _local_corners(cx: np.ndarray, cy: np.ndarray, v: np.ndarray, u1: np.ndarray, u2: np.ndarray,
@@ -236,7 +273,7 @@ def _proposals(v: np.ndarray, u1: np.ndarray, u2: np.ndarray, cb: np.ndarray, pr
     py = base[..., 1, None, None] + grow * out[..., 1, None, None] + T * along[..., 1, None, None]
     cref = ref[cb][:, None, None, None, None]
     edge = probe.edges(px, py, -out[..., 0, None, None], -out[..., 1, None, None], cref)
-    sup = edge.mean(axis=-1) - 0.2 * np.abs(SCALES - 1.0)
+    sup = edge.sum(axis=-1) * (1.0 / len(T)) - 0.2 * np.abs(SCALES - 1.0)
     best = np.argmax(sup, axis=-1)
     s = np.where(np.take_along_axis(sup, best[..., None], -1)[..., 0] > 0.3, SCALES[best], 1.0)
     s1, s2 = s[..., 0], s[..., 1]
@@ -264,7 +301,7 @@ def _sides(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     px, py = ax[..., None] + T * dx[..., None], ay[..., None] + T * dy[..., None]
     norm = np.maximum(np.hypot(dx, dy), 1e-6)
     nx, ny = -dy / norm, dx / norm
-    cx, cy = ax.mean(axis=-1, keepdims=True), ay.mean(axis=-1, keepdims=True)
+    cx, cy = ax.sum(axis=-1, keepdims=True) * 0.25, ay.sum(axis=-1, keepdims=True) * 0.25
     sgn = np.sign((cx - ax) * nx + (cy - ay) * ny)
     return px, py, (sgn * nx)[..., None], (sgn * ny)[..., None]
 
@@ -273,7 +310,7 @@ def _side_support(quads: np.ndarray, probe: _Probe, ref: np.ndarray) -> np.ndarr
     """Per quad, the share of points along its sides that the image shows as a card edge seen from inside
     (as `detect._side_evidence`, with the cluster's white as the reference)."""
     px, py, ix, iy = _sides(quads)
-    return np.asarray(probe.edges(px, py, ix, iy, ref[:, None, None]).mean(axis=(1, 2)))
+    return np.asarray(probe.edges(px, py, ix, iy, ref[:, None, None]).sum(axis=(1, 2)) * (1.0 / (4 * len(T))))
 
 
 def _labels(blobs: list[_Blob], shape: tuple[int, ...]) -> np.ndarray:
@@ -289,11 +326,15 @@ def _labels(blobs: list[_Blob], shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Nearest pixel of `img` at (x, y) (arrays of one shape), clipped to the image."""
+    """Nearest pixel of `img` (contiguous, one channel) at (x, y) (arrays of one shape), clipped."""
     h, w = img.shape[:2]
-    xi = np.clip((x + 0.5).astype(np.intp), 0, w - 1)
-    yi = np.clip((y + 0.5).astype(np.intp), 0, h - 1)
-    return np.asarray(img[yi, xi])
+    xi = (x + 0.5).astype(np.intp)
+    np.minimum(np.maximum(xi, 0, out=xi), w - 1, out=xi)  # np.clip costs several times more per call
+    yi = (y + 0.5).astype(np.intp)
+    np.minimum(np.maximum(yi, 0, out=yi), h - 1, out=yi)
+    yi *= w
+    yi += xi
+    return np.asarray(img.take(yi))
 
 
 def _grid_points(quads: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -309,7 +350,7 @@ def _grid_points(quads: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np.nd
 def _inside(arr: np.ndarray, labels: np.ndarray, hb: np.ndarray) -> np.ndarray:
     """Proposals with at least 90 % of a grid of interior points on their own cluster."""
     hits = _sample(labels, *_grid_points(arr, _GRID)) == (hb + 1)[:, None]
-    return np.asarray(hits.mean(axis=1) >= 0.9)
+    return np.asarray(hits.sum(axis=1) >= 0.9 * hits.shape[1])
 
 
 @dataclass(slots=True)
@@ -345,8 +386,7 @@ class _Groups:
         explains = _explained(pts[..., 0], pts[..., 1], quads, tol).astype(np.float32)
         px, py, ix, iy = _sides(quads)
         edge = probe.edges(px, py, ix, iy, ref[:, None, None, None])
-        deep = cv2.erode(mask, np.ones((2 * round(2 * tol) + 1,) * 2, np.uint8))  # > 2 tol from the outline
-        inner = (edge & (_sample(deep, px, py) > 0)).mean(axis=(2, 3)) * valid
+        inner = (edge & (_sample(_deep(mask, blobs, tol), px, py) > 0)).sum(axis=(2, 3)) * (valid / (4 * len(T)))
         gx, gy = _grid_points(quads, _IGRID)  # B×H×Q
         k = 1.0 / probe.scale
         paper = (probe.sample(gx * k, gy * k).astype(np.float32) > 0.72 * ref[:, None, None]).astype(np.float32)
@@ -486,6 +526,17 @@ class _Groups:
         return chosen or [int(np.argmax(self.valid[b]))]
 
 
+def _deep(mask: np.ndarray, blobs: list[_Blob], tol: float) -> np.ndarray:
+    """The card mask eroded by 2 tol (points farther than that from a cluster's outline), computed on the
+    clusters' box only."""
+    x0, y0 = max(min(b.origin[0] for b in blobs), 0), max(min(b.origin[1] for b in blobs), 0)
+    x1 = max(b.origin[0] + b.filled.shape[1] for b in blobs)
+    y1 = max(b.origin[1] + b.filled.shape[0] for b in blobs)
+    out = np.zeros_like(mask)
+    out[y0:y1, x0:x1] = cv2.erode(mask[y0:y1, x0:x1], np.ones((2 * round(2 * tol) + 1,) * 2, np.uint8))
+    return out
+
+
 def _rows(sets: list[list[int]], h: int) -> np.ndarray:
     out = np.zeros((len(sets), h), np.float32)
     for r, s in enumerate(sets):
@@ -496,7 +547,7 @@ def _rows(sets: list[list[int]], h: int) -> np.ndarray:
 def _impure(count: np.ndarray, papers: np.ndarray) -> np.ndarray:
     """How much a card's own part (count points, papers of them paper) is half face, half back (0–1)."""
     p = papers / np.maximum(count, 1)
-    v = np.clip(np.minimum((p - 0.12) / 0.1, (0.45 - p) / 0.1), 0.0, 1.0)
+    v = np.maximum(np.minimum(np.minimum((p - 0.12) / 0.1, (0.45 - p) / 0.1), 1.0), 0.0)
     return np.where(count < 8, 0.0, v).astype(np.float32)
 
 
@@ -532,7 +583,7 @@ def _explained(x: np.ndarray, y: np.ndarray, quads: np.ndarray, tol: float) -> n
         dx = quads[:, :, (i + 1) % 4, 0, None] - ax
         dy = quads[:, :, (i + 1) % 4, 1, None] - ay
         rx, ry = px - ax, py - ay
-        t = np.clip((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0, 1)
+        t = np.minimum(np.maximum((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0.0), 1.0)
         np.minimum(best, np.hypot(rx - t * dx, ry - t * dy), out=best)
     return best < tol
 
@@ -564,7 +615,7 @@ def refine(quads: np.ndarray, pts: np.ndarray, tol: np.ndarray) -> np.ndarray:
     dy = quads[:, [1, 2, 3, 0], 1, None] - ay
     x, y = pts[:, None, :, 0], pts[:, None, :, 1]  # K×1×N
     rx, ry = x - ax, y - ay
-    t = np.clip((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0.0, 1.0)
+    t = np.minimum(np.maximum((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0.0), 1.0)
     near = np.hypot(rx - t * dx, ry - t * dy) < tol[:, None, None]  # K×4×N
     side_len = np.hypot(dx, dy)[..., 0]
     fit = near.sum(axis=-1) >= np.maximum(6.0, 0.3 * side_len / 2)
