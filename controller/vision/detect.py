@@ -171,6 +171,17 @@ class Layers:
         return out
 
 
+    def paper_white(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """alpha > 0.7 of a box (inside the frame), as one uint8 comparison against a threshold image
+        interpolated from the coarse background (within half a grey level of the float test)."""
+        h, w = self.mask.shape
+        if self.coarse is None:
+            return np.zeros((y1 - y0, x1 - x0), bool)
+        thr = np.clip(np.floor(self.coarse * np.float32(1.0 + 0.7 * self.paper_gain) - 8.0), 0, 255)
+        cut = _full(thr.astype(np.uint8), h, w)[y0:y1, x0:x1]
+        return np.asarray(cv2.compare(self.image[y0:y1, x0:x1], np.ascontiguousarray(cut), cv2.CMP_GT) > 0)
+
+
 _SAMPLE = 4  # every this many pixels of the half-size frame (8 of the work frame), a paper-level sample
 _LOG8 = np.log(np.arange(256, dtype=np.float32) + 8.0)  # log(v + 8) of every grey level
 
@@ -179,7 +190,7 @@ _LOG8 = np.log(np.arange(256, dtype=np.float32) + 8.0)  # log(v + 8) of every gr
 def _bases(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For a half-size frame h×w: flat indices and quadratic bases (in work-frame coordinates) of the fit's
     grid and of the paper-level sample (the same every frame of a camera, so made once)."""
-    step = max(2, w // 48)  # ~1,500 grid points: plenty for six coefficients per channel
+    step = max(2, w // 40)  # ~1,000 grid points: plenty for six coefficients per channel
     out = []
     for first, every in ((step // 2, step), (1, _SAMPLE)):
         yy, xx = np.mgrid[first:h:every, first:w:every]
@@ -197,12 +208,15 @@ def _fit_felt(f: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, float]:
     majority, cards the outliers. Returns (coefficients 6×3, noise sigma)."""
     keep = np.ones(len(a), bool)
     sigma = 0.05
-    coef = np.zeros((6, 3), np.float64)
+    coef = np.zeros((6, 3), np.float32)
+    ridge = np.float32(1e-6) * np.eye(6, dtype=np.float32)
     for _ in range(5):
-        ak = a[keep]
-        coef = np.linalg.solve(ak.T @ ak + 1e-6 * np.eye(6), ak.T @ f[keep])  # 6×6 normal equations
+        aw = a.T * keep  # 6×N: the kept samples only
+        coef = np.linalg.solve(aw @ a + ridge, aw @ f)  # 6×6 normal equations
         res = np.abs(f - a @ coef).max(axis=1)
-        sigma = max(float(np.median(res[keep])) * 1.4826, 0.01)
+        kept = res[keep]
+        mid = len(kept) // 2
+        sigma = max(float(np.partition(kept, mid)[mid]) * 1.4826, 0.01)
         new_keep = res < max(4 * sigma, 0.06)
         if new_keep.sum() < 12 or (new_keep == keep).all():
             break
@@ -233,7 +247,7 @@ def card_layers(small: np.ndarray, prior: FeltFit | None = None) -> Layers:
     noise = float(np.clip(5 * sigma, 0.12, 0.45))
     # The cards' white border is the brightest thing in any channel: its level above the felt (0.995
     # quantile of the residual on a sample) picks the channel and sets the cut.
-    res = _LOG8[half[sidx]] - sa @ coef.astype(np.float32)
+    res = _LOG8[half[sidx]] - sa @ coef
     k = min(len(res) - 1, round(0.995 * (len(res) - 1)))
     papers = np.partition(res, k, axis=0)[k]
     c = int(np.argmax(papers))
@@ -1202,7 +1216,7 @@ def _paper_white(sc: _Scene, model: VisionModel, x0: int, y0: int, x1: int, y1: 
     white under the felt fit; with an empty-table reference (no felt fit made), the min channel above
     0.72 × the cards' white (95 % of the min channel over the card mask, as the face test's white)."""
     if sc._layers is not None or model.reference is None:
-        return np.asarray(sc.layers.alpha(x0, y0, x1, y1) > 0.7)
+        return sc.layers.paper_white(x0, y0, x1, y1)
     work = min_channel(sc.small)
     white = max(quantile(work[sc.mask > 0], 0.95), 20.0) if sc.mask.any() else 255.0
     return np.asarray(work[y0:y1, x0:x1] > 0.72 * white)

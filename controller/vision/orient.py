@@ -34,8 +34,8 @@ from controller.vision.detect import (
 
 _W, _H = CANON
 _MX, _MY = round(_W * 0.1), round(_H * 0.08)  # just inside the white border every card has
-_GX, _GY = np.meshgrid(np.arange(_W, dtype=np.float64), np.arange(_H, dtype=np.float64))
-_CANON_GRID = np.stack([_GX.ravel(), _GY.ravel(), np.ones(_W * _H)])  # 3×(W·H) homogeneous pixel centres
+_GX, _GY = np.meshgrid(np.arange(_W, dtype=np.float32), np.arange(_H, dtype=np.float32))
+_CANON_GRID = np.stack([_GX.ravel(), _GY.ravel(), np.ones(_W * _H, np.float32)])  # 3×(W·H) pixel centres
 _DST = np.float32([[0, 0], [_W, 0], [_W, _H], [0, _H]])
 
 
@@ -53,12 +53,11 @@ def face_stats_all(frame: np.ndarray, quads: np.ndarray, group: np.ndarray, hist
     cards lying on it; the colour histograms only when `hist` (a learned back needs them)."""
     k = len(quads)
     homs = np.array([cv2.getPerspectiveTransform(np.asarray(q, np.float32), _DST) for q in quads])
-    inv = np.linalg.inv(homs)  # canonical pixel → frame pixel, as warpPerspective samples
+    inv = np.linalg.inv(homs).astype(np.float32)  # canonical pixel → frame pixel, as warpPerspective samples
     src = inv @ _CANON_GRID  # K×3×(W·H)
-    w = src[:, 2]
-    w = np.where(np.abs(w) > 1e-12, 1.0 / w, 0.0)
-    mapx = (src[:, 0] * w).astype(np.float32).reshape(k * _H, _W)
-    mapy = (src[:, 1] * w).astype(np.float32).reshape(k * _H, _W)
+    w = 1.0 / src[:, 2]  # the cards lie in front of the camera: never 0
+    mapx = (src[:, 0] * w).reshape(k * _H, _W)
+    mapy = (src[:, 1] * w).reshape(k * _H, _W)
     cards = cv2.remap(frame, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)  # (K·H)×W×3
     b, g, r = cv2.split(cards)
     minch, maxch = cv2.min(cv2.min(b, g), r), cv2.max(cv2.max(b, g), r)
@@ -88,12 +87,13 @@ def _visible(quads: np.ndarray, group: np.ndarray, homs: np.ndarray) -> np.ndarr
     k = len(quads)
     vis = np.zeros((k, _H, _W), np.uint8)
     vis[:, _MY:_H - _MY, _MX:_W - _MX] = 1
-    for i in range(k):
-        others = np.flatnonzero((group == group[i]) & (np.arange(k) != i))
-        if len(others):
-            pts = cv2.perspectiveTransform(quads[others].reshape(-1, 1, 2).astype(np.float64), homs[i])
-            for poly in np.round(pts.reshape(-1, 4, 2)).astype(np.int32):
-                cv2.fillPoly(vis[i], [poly], 0)  # one call each: fillPoly leaves overlaps of several empty
+    ii, oo = np.nonzero((group[:, None] == group[None, :]) & ~np.eye(k, dtype=bool))  # card, card on it
+    if len(ii):
+        # Each other card's corners in the canonical frame of the card it lies on.
+        p = homs[ii] @ np.concatenate([quads[oo], np.ones((len(oo), 4, 1))], axis=2).transpose(0, 2, 1)
+        polys = np.round((p[:, :2] / p[:, 2:]).transpose(0, 2, 1)).astype(np.int32)
+        for i, poly in zip(ii.tolist(), polys, strict=True):
+            cv2.fillPoly(vis[i], [poly], 0)  # one call each: fillPoly leaves overlaps of several empty
     return vis
 
 
@@ -101,13 +101,14 @@ def _hists(cards: np.ndarray, ref: np.ndarray, vis: np.ndarray, n: np.ndarray) -
     """K×64 colour histograms of the visible interior: per channel the bin of colour / ref × 4 / 1.1,
     clipped to 0–3 (as face_stats), counted by thresholds instead of divisions."""
     k = len(cards)
-    steps = np.ceil(np.outer(ref, [1.1 / 4, 2.2 / 4, 3.3 / 4])).astype(np.int16)  # bin i starts here
-    c = cards.astype(np.int16)
-    bins = np.zeros(cards.shape, np.int16)
+    # Bin i starts at i × 1.1 / 4 of the white: ≤ 211 for any white ≤ 255, so uint8 compares do.
+    steps = np.ceil(np.outer(ref, [1.1 / 4, 2.2 / 4, 3.3 / 4])).astype(np.uint8)
+    bins = np.zeros(cards.shape, np.uint8)
     for s in range(3):
-        bins += c >= steps[:, s, None, None, None]
-    code = bins[..., 0] * 16 + bins[..., 1] * 4 + bins[..., 2] + (np.arange(k) * 64)[:, None, None]
-    counts = np.bincount(code[vis > 0], minlength=k * 64).reshape(k, 64).astype(np.float32)
+        bins += cards >= steps[:, s, None, None, None]
+    code = bins[..., 0] * np.uint8(16) + bins[..., 1] * np.uint8(4) + bins[..., 2]
+    counts = np.bincount(code[vis > 0].astype(np.intp) + np.repeat(np.arange(k) * 64, n.astype(np.intp)),
+                         minlength=k * 64).reshape(k, 64).astype(np.float32)
     return np.asarray(counts / np.maximum(n, 1)[:, None])
 
 
