@@ -955,14 +955,19 @@ def face_stats(frame: np.ndarray, quad: np.ndarray,
 
 
 def is_face_up(paper: float, hist: np.ndarray, back: BackModel | None) -> bool:
+    return bool(faces_up(np.array([paper]), np.asarray(hist, np.float32)[None], back)[0])
+
+
+def faces_up(paper: np.ndarray, hist: np.ndarray, back: BackModel | None) -> np.ndarray:
+    """Face up or down of K cards from their paper fractions (K) and colour histograms (K×64)."""
     if back is None:
-        return paper > GENERIC_UP_THRESHOLD
-    sim = float(np.sum(np.sqrt(hist * np.asarray(back.hist, np.float32))))  # Bhattacharyya coefficient
+        return np.asarray(paper > GENERIC_UP_THRESHOLD)
+    sim = np.sqrt(hist * np.asarray(back.hist, np.float32)).sum(axis=1)  # Bhattacharyya coefficient
     if back.paper < 0.3:
         thr = float(np.clip((back.paper + 0.5) / 2, 0.22, 0.5))
-        return paper > thr and not (sim > 0.85 and paper < back.paper + 0.15)
+        return np.asarray((paper > thr) & ~((sim > 0.85) & (paper < back.paper + 0.15)))
     # A back with much white in it: rely on its colour histogram.
-    return sim < 0.6
+    return np.asarray(sim < 0.6)
 
 
 # ---------------------------------------------------------------- the pipeline

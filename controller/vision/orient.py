@@ -28,6 +28,7 @@ from controller.vision.detect import (
     _Blob,
     _zone_of,
     face_stats,
+    faces_up,
     is_face_up,
     portrait,
 )
@@ -58,6 +59,7 @@ def face_stats_all(frame: np.ndarray, quads: np.ndarray, group: np.ndarray, hist
     w = 1.0 / src[:, 2]  # the cards lie in front of the camera: never 0
     mapx = (src[:, 0] * w).reshape(k * _H, _W)
     mapy = (src[:, 1] * w).reshape(k * _H, _W)
+    # Float maps: the same samples as warpPerspective (face_stats) to the last bit, checked in the tests.
     cards = cv2.remap(frame, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)  # (K·H)×W×3
     b, g, r = cv2.split(cards)
     minch, maxch = cv2.min(cv2.min(b, g), r), cv2.max(cv2.max(b, g), r)
@@ -88,12 +90,11 @@ def _visible(quads: np.ndarray, group: np.ndarray, homs: np.ndarray) -> np.ndarr
     vis = np.zeros((k, _H, _W), np.uint8)
     vis[:, _MY:_H - _MY, _MX:_W - _MX] = 1
     ii, oo = np.nonzero((group[:, None] == group[None, :]) & ~np.eye(k, dtype=bool))  # card, card on it
-    if len(ii):
-        # Each other card's corners in the canonical frame of the card it lies on.
-        p = homs[ii] @ np.concatenate([quads[oo], np.ones((len(oo), 4, 1))], axis=2).transpose(0, 2, 1)
-        polys = np.round((p[:, :2] / p[:, 2:]).transpose(0, 2, 1)).astype(np.int32)
-        for i, poly in zip(ii.tolist(), polys, strict=True):
-            cv2.fillPoly(vis[i], [poly], 0)  # one call each: fillPoly leaves overlaps of several empty
+    for i, o in zip(ii.tolist(), oo.tolist(), strict=True):
+        # The other card's corners in this card's canonical frame, exactly as face_stats draws them.
+        poly = cv2.perspectiveTransform(quads[o].reshape(-1, 1, 2), homs[i])
+        cv2.fillPoly(vis[i], [np.round(poly).astype(np.int32)], 0)  # one call each: fillPoly of several
+        # overlapping polygons leaves their overlap empty
     return vis
 
 
@@ -101,8 +102,11 @@ def _hists(cards: np.ndarray, ref: np.ndarray, vis: np.ndarray, n: np.ndarray) -
     """K×64 colour histograms of the visible interior: per channel the bin of colour / ref × 4 / 1.1,
     clipped to 0–3 (as face_stats), counted by thresholds instead of divisions."""
     k = len(cards)
-    # Bin i starts at i × 1.1 / 4 of the white: ≤ 211 for any white ≤ 255, so uint8 compares do.
-    steps = np.ceil(np.outer(ref, [1.1 / 4, 2.2 / 4, 3.3 / 4])).astype(np.uint8)
+    # face_stats bins colour / ref × 4 / 1.1 in float32; the bin of each grey level, per card, is that
+    # same arithmetic on 0..255, and bin i starts at the first level it reaches i (≤ 211: uint8 will do).
+    levels = (np.arange(256, dtype=np.float32)[None, :] / ref[:, None]) * 4 / 1.1
+    lut = np.clip(levels.astype(int), 0, 3)
+    steps = np.stack([(lut >= i).argmax(axis=1) for i in (1, 2, 3)], axis=1).astype(np.uint8)
     bins = np.zeros(cards.shape, np.uint8)
     for s in range(3):
         bins += cards >= steps[:, s, None, None, None]
@@ -110,13 +114,6 @@ def _hists(cards: np.ndarray, ref: np.ndarray, vis: np.ndarray, n: np.ndarray) -
     counts = np.bincount(code[vis > 0].astype(np.intp) + np.repeat(np.arange(k) * 64, n.astype(np.intp)),
                          minlength=k * 64).reshape(k, 64).astype(np.float32)
     return np.asarray(counts / np.maximum(n, 1)[:, None])
-
-
-def faces_up(stats: FaceStats, back: BackModel | None) -> list[bool]:
-    """`detect.is_face_up` of each card."""
-    zeros = np.zeros(64, np.float32)
-    hist = stats.hist
-    return [is_face_up(float(p), hist[i] if hist is not None else zeros, back) for i, p in enumerate(stats.paper)]
 
 
 _ZONE_CACHE: dict[tuple[int, int, int], tuple[object, np.ndarray, list[str]]] = {}
@@ -141,15 +138,16 @@ def zone_labels(zones: Mapping[str, np.ndarray], size: tuple[int, int]) -> tuple
 
 
 def zones_of(quads: np.ndarray, zones: Mapping[str, np.ndarray], size: tuple[int, int]) -> list[str | None]:
-    """The zone of each card: the zone holding its centre; failing that, the zone covering ≥ 30 % of it."""
+    """The zone of each card: the zone holding its centre (to the nearest pixel); failing that, or for a
+    centre outside the frame, `detect._zone_of` (the zone covering ≥ 30 % of it)."""
     if not zones or not len(quads):
         return [None] * len(quads)
     img, names = zone_labels(zones, size)
     c = quads.mean(axis=1)
-    xi = np.clip(np.round(c[:, 0]).astype(int), 0, size[0] - 1)
-    yi = np.clip(np.round(c[:, 1]).astype(int), 0, size[1] - 1)
-    lab = img[yi, xi]
-    return [names[v - 1] if v else _zone_of(q, zones) for v, q in zip(lab, quads, strict=True)]
+    xi, yi = np.round(c[:, 0]).astype(int), np.round(c[:, 1]).astype(int)
+    inside = (xi >= 0) & (yi >= 0) & (xi < size[0]) & (yi < size[1])
+    lab = np.where(inside, img[np.clip(yi, 0, size[1] - 1), np.clip(xi, 0, size[0] - 1)], 0)
+    return [names[v - 1] if v else _zone_of(q, zones) for v, q in zip(lab.tolist(), quads, strict=True)]
 
 
 def hidden_faces(paper: np.ndarray, origin: tuple[int, int], mask: np.ndarray, blobs: list[_Blob],
@@ -200,7 +198,8 @@ def cluster_cards(frame: np.ndarray, groups: list[list[np.ndarray]], back: BackM
     group = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
     arr = np.asarray(quads, np.float32)
     stats = face_stats_all(frame, arr, group, back is not None)
-    up = faces_up(stats, back)
+    up = faces_up(stats.paper, stats.hist if stats.hist is not None else np.zeros((len(arr), 64), np.float32),
+                  back).tolist()
     size = (frame.shape[1], frame.shape[0])
     names = zones_of(arr, zones, size)
     out: list[list[DetectedCard]] = []

@@ -148,17 +148,14 @@ def _corners(blobs: list[_Blob], short: float) -> tuple[np.ndarray, np.ndarray, 
     for b in blobs:
         p = cv2.approxPolyDP(b.contour.reshape(-1, 1, 2), max(1.0, 0.05 * short), True).reshape(-1, 2)
         polys.append(cut_corners(p.astype(np.float64), CUT * short))
-    nxt_i, prv_i, owner = [], [], []
-    start = 0
-    for i, p in enumerate(polys):
-        n = len(p) if len(p) >= 3 else 0
-        idx = np.arange(start, start + n)
-        nxt_i.append(np.roll(idx, -1))
-        prv_i.append(np.roll(idx, 1))
-        owner.append(np.full(n, i))
-        start += n
-    poly = np.concatenate([p for p in polys if len(p) >= 3] or [np.zeros((0, 2), np.float32)])
-    nxt, prv, cb = poly[np.concatenate(nxt_i)], poly[np.concatenate(prv_i)], np.concatenate(owner)
+    polys = [p if len(p) >= 3 else p[:0] for p in polys]
+    sizes = np.array([len(p) for p in polys])
+    cb = np.repeat(np.arange(len(polys)), sizes)
+    start = (np.cumsum(sizes) - sizes)[cb]
+    local = np.arange(len(cb)) - start
+    n = sizes[cb]
+    poly = np.concatenate(polys) if len(cb) else np.zeros((0, 2), np.float32)
+    nxt, prv = poly[start + (local + 1) % n], poly[start + (local - 1) % n]
     e1, e2 = nxt - poly, prv - poly
     l1, l2 = np.hypot(e1[:, 0], e1[:, 1]), np.hypot(e2[:, 0], e2[:, 1])
     area2 = np.bincount(cb, poly[:, 0] * nxt[:, 1] - nxt[:, 0] * poly[:, 1], minlength=len(blobs))[cb]
@@ -575,17 +572,16 @@ def _masks(blobs: list[_Blob], quads: np.ndarray, valid: np.ndarray) -> tuple[np
 
 
 def _explained(x: np.ndarray, y: np.ndarray, quads: np.ndarray, tol: float) -> np.ndarray:
-    """B×H×N: outline point n of a cluster (x, y: B×N) lies within `tol` of the outline of its quad h."""
-    best = np.full((quads.shape[0], quads.shape[1], x.shape[1]), np.inf, np.float32)
-    px, py = x[:, None, :], y[:, None, :]
-    for i in range(4):
-        ax, ay = quads[:, :, i, 0, None], quads[:, :, i, 1, None]
-        dx = quads[:, :, (i + 1) % 4, 0, None] - ax
-        dy = quads[:, :, (i + 1) % 4, 1, None] - ay
-        rx, ry = px - ax, py - ay
-        t = np.minimum(np.maximum((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0.0), 1.0)
-        np.minimum(best, np.hypot(rx - t * dx, ry - t * dy), out=best)
-    return best < tol
+    """B×H×N: outline point n of a cluster (x, y: B×N) lies within `tol` of the outline of its quad h
+    (the four sides at once: B×H×4×N)."""
+    ax, ay = quads[..., 0, None], quads[..., 1, None]  # B×H×4×1
+    dx = quads[:, :, [1, 2, 3, 0], 0, None] - ax
+    dy = quads[:, :, [1, 2, 3, 0], 1, None] - ay
+    rx, ry = x[:, None, None, :] - ax, y[:, None, None, :] - ay
+    t = np.minimum(np.maximum((rx * dx + ry * dy) / np.maximum(dx * dx + dy * dy, 1e-6), 0.0), 1.0)
+    rx -= t * dx
+    ry -= t * dy
+    return np.asarray((rx * rx + ry * ry < tol * tol).any(axis=2))
 
 
 def _inside_matrix(quads: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
