@@ -195,7 +195,8 @@ def _bases(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     for first, every in ((step // 2, step), (1, _SAMPLE)):
         yy, xx = np.mgrid[first:h:every, first:w:every]
         # A half-size pixel averages work pixels 2x, 2x+1: its centre is 2x + 0.5 of 2w.
-        basis = _poly_basis(((2 * xx + 0.5) / (2 * w) - 0.5).ravel(), ((2 * yy + 0.5) / (2 * h) - 0.5).ravel())
+        bx, by = (2 * xx + 0.5) / (2 * w) - 0.5, (2 * yy + 0.5) / (2 * h) - 0.5
+        basis = _poly_basis(bx.ravel(), by.ravel())
         out += [(yy * w + xx).ravel(), basis.astype(np.float32)]
     return out[0], out[1], out[2], out[3]
 
@@ -1069,27 +1070,6 @@ def locate_cards(frame: np.ndarray, model: VisionModel | None = None) -> tuple[l
     return [g.quads for g in groups], long
 
 
-def _uncovered_face(group: _Group, downs: list[np.ndarray], ups: list[np.ndarray], scale: float,
-                    long: float) -> np.ndarray | None:
-    """A face-up card all but hidden under others shows as a band of paper wider than any card border
-    outside every card found. Returns that band's box (frame pixels), or None."""
-    short_w = long * scale / CARD_ASPECT
-    mm = short_w / 63.0
-    ox, oy = group.blob.origin
-    paper = ((group.alpha > 0.7) & (group.blob.filled > 0)).astype(np.uint8)
-    cover = np.zeros_like(paper)
-    for q in downs + ups:
-        cv2.fillPoly(cover, [np.round(q * scale - [ox, oy]).astype(np.int32)], 1)
-    cover = cv2.dilate(cover, np.ones((max(3, round(3 * mm)),) * 2, np.uint8))
-    residual = paper & (1 - cover)
-    k = max(3, round(UNCOVERED_MM * mm))
-    residual = cv2.morphologyEx(residual, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    if residual.sum() < UNCOVERED_AREA * short_w * short_w * CARD_ASPECT:
-        return None
-    pts = (np.argwhere(residual > 0)[:, ::-1] + [ox, oy]).astype(np.float32)
-    return np.asarray(cv2.boxPoints(cv2.minAreaRect(pts)), np.float32) / scale
-
-
 class SceneMemory:
     """The cards of each cluster (blob) of the previous frame, so a steady table costs only the mask.
 
@@ -1155,8 +1135,9 @@ def detect_on_felt(frame: np.ndarray, model: VisionModel, memory: SceneMemory | 
     fh, fw = frame.shape[:2]
     sc = _scene(frame, model, memory)
     thumbs = [memory.thumb(sc.small, b) for b in sc.blobs] if memory is not None else []
-    known: list[tuple[DetectedCard, ...] | None] = [memory.recall(b, t) for b, t in zip(sc.blobs, thumbs)] \
-        if memory is not None else [None] * len(sc.blobs)
+    known: list[tuple[DetectedCard, ...] | None] = [None] * len(sc.blobs)
+    if memory is not None:
+        known = [memory.recall(b, t) for b, t in zip(sc.blobs, thumbs, strict=True)]
     new = [i for i, k in enumerate(known) if k is None]
     if new:
         blobs = [sc.blobs[i] for i in new]
@@ -1225,36 +1206,6 @@ def _paper_white(sc: _Scene, model: VisionModel, x0: int, y0: int, x1: int, y1: 
     work = min_channel(sc.small)
     white = max(quantile(work[sc.mask > 0], 0.95), 20.0) if sc.mask.any() else 255.0
     return np.asarray(work[y0:y1, x0:x1] > 0.72 * white)
-
-
-def _group_cards(frame: np.ndarray, g: _Group, sc: _Scene, model: VisionModel,
-                 zones: Mapping[str, np.ndarray], read: bool = True) -> tuple[DetectedCard, ...]:
-    """Face, code (unless `read` is false) and zone of each card of one cluster, and a face hidden all but
-    a band under them."""
-    quads = g.quads
-    out: list[DetectedCard] = []
-    downs, ups = [], []
-    stats = [face_stats(frame, q, quads[:i] + quads[i + 1:]) for i, q in enumerate(quads)]
-    if all(st[2] < MIN_VISIBLE for st in stats):
-        # Proposals covering each other entirely: there is still a card; judge the best one alone.
-        best = int(np.argmax([st[2] for st in stats]))
-        quads, stats = [quads[best]], [face_stats(frame, quads[best], [])]
-    for i, q in enumerate(quads):
-        others = quads[:i] + quads[i + 1:]
-        paper, hist, vis = stats[i]
-        if vis < MIN_VISIBLE:
-            continue  # a sliver: a duplicate hypothesis or a buried card, nothing to classify
-        up = is_face_up(paper, hist, model.back)
-        (ups if up else downs).append(q)
-        code = _read(frame, q, others, model) if up and read else None
-        out.append(DetectedCard(polygon=q, face_up=up, paper=paper, card=code, zone=_zone_of(q, zones)))
-    if downs:
-        g.alpha = sc.alpha(g.blob)
-        band = _uncovered_face(g, downs, ups, sc.scale, sc.long / sc.scale)
-        if band is not None:
-            out.append(DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
-                                    zone=_zone_of(band, zones)))
-    return tuple(out)
 
 
 def _read(frame: np.ndarray, quad: np.ndarray, others: list[np.ndarray], model: VisionModel) -> str | None:

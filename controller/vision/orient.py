@@ -30,7 +30,6 @@ from controller.vision.detect import (
     face_stats,
     faces_up,
     is_face_up,
-    portrait,
 )
 
 _W, _H = CANON
@@ -68,8 +67,10 @@ def face_stats_all(frame: np.ndarray, quads: np.ndarray, group: np.ndarray, hist
     ref = np.maximum(np.partition(flat, q, axis=1)[:, q].astype(np.float32), 20.0)  # the card's white
     vis = _visible(quads, group, homs)
     # px.min > 0.72 and px.max - px.min < 0.25, px = colour / ref (as face_stats)
-    m3, spread = minch.reshape(k, _H, _W).astype(np.float32), (maxch.reshape(k, _H, _W) - minch.reshape(k, _H, _W))
-    paper_px = ((m3 > 0.72 * ref[:, None, None]) & (spread < 0.25 * ref[:, None, None]) & vis).astype(np.uint8)
+    lo = minch.reshape(k, _H, _W)
+    spread = maxch.reshape(k, _H, _W) - lo
+    white = ref[:, None, None]
+    paper_px = ((lo.astype(np.float32) > 0.72 * white) & (spread < 0.25 * white) & vis).astype(np.uint8)
     # Thin white lines are the borders of other cards under a misplaced quad, not a face: open them away.
     # (Stacked, the opening cannot reach across cards: every card's outer rows are outside `vis`.)
     opened = cv2.morphologyEx(paper_px.reshape(k * _H, _W), cv2.MORPH_OPEN, _OPEN_K).reshape(k, _H, _W)
@@ -154,8 +155,8 @@ def hidden_faces(paper: np.ndarray, origin: tuple[int, int], mask: np.ndarray, b
                  downs: list[list[np.ndarray]], ups: list[list[np.ndarray]], scale: float,
                  long: float) -> list[np.ndarray | None]:
     """Per cluster with a face-down card, a face-up card all but hidden under its cards: a band of paper
-    wider than any card border outside every card found (as `detect._uncovered_face`, with the covers,
-    cuts and openings done once for the region). `paper` is the paper-white image of a region of the
+    wider than any card border outside every card found, the cards grown by 3 mm (the covers, cuts and
+    openings done once for the region, not per cluster). `paper` is the paper-white image of a region of the
     work frame starting at `origin`; quads and the result are frame pixels."""
     short = long * scale / CARD_ASPECT
     mm = short / 63.0
@@ -189,9 +190,9 @@ def hidden_faces(paper: np.ndarray, origin: tuple[int, int], mask: np.ndarray, b
 
 def cluster_cards(frame: np.ndarray, groups: list[list[np.ndarray]], back: BackModel | None,
                   zones: Mapping[str, np.ndarray]) -> list[list[DetectedCard]]:
-    """Face and zone of each card of each cluster (frame pixels), as `detect._group_cards` without codes
-    and hidden faces: a card showing less than MIN_VISIBLE is dropped; when every card of a cluster does,
-    the most visible one is judged alone."""
+    """Face and zone of each card of each cluster (frame pixels), without codes and hidden faces: a card
+    showing less than MIN_VISIBLE is dropped; when every card of a cluster does, the most visible one is
+    judged alone."""
     quads = [q for g in groups for q in g]
     if not quads:
         return [[] for _ in groups]
@@ -218,7 +219,3 @@ def cluster_cards(frame: np.ndarray, groups: list[list[np.ndarray]], back: BackM
         out.append(cards)
     return out
 
-
-def portraits(quads: list[np.ndarray], scale: float) -> list[np.ndarray]:
-    """Work-pixel quads as frame-pixel quads in portrait order."""
-    return [portrait(q / scale) for q in quads]

@@ -29,7 +29,6 @@ from controller.vision.detect import (
     SAME_CARD,
     _as_single,
     _Blob,
-    _EdgeProbe,
     quantile,
 )
 
@@ -177,7 +176,8 @@ def cut_corners(poly: np.ndarray, min_len: float) -> np.ndarray:
     pts = [(float(x), float(y)) for x, y in poly]
     while len(pts) > 3:
         n = len(pts)
-        lens = [math.hypot(pts[(k + 1) % n][0] - pts[k][0], pts[(k + 1) % n][1] - pts[k][1]) for k in range(n)]
+        nxt = pts[1:] + pts[:1]
+        lens = [math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(pts, nxt, strict=True)]
         i = min(range(n), key=lens.__getitem__)
         if lens[i] >= min_len:
             break
@@ -383,10 +383,11 @@ class _Groups:
         explains = _explained(pts[..., 0], pts[..., 1], quads, tol).astype(np.float32)
         px, py, ix, iy = _sides(quads)
         edge = probe.edges(px, py, ix, iy, ref[:, None, None, None])
-        inner = (edge & (_sample(_deep(mask, blobs, tol), px, py) > 0)).sum(axis=(2, 3)) * (valid / (4 * len(T)))
+        deep = _sample(_deep(mask, blobs, tol), px, py) > 0
+        inner = (edge & deep).sum(axis=(2, 3)) * (valid / (4 * len(T)))
         gx, gy = _grid_points(quads, _IGRID)  # B×H×Q
         k = 1.0 / probe.scale
-        paper = (probe.sample(gx * k, gy * k).astype(np.float32) > 0.72 * ref[:, None, None]).astype(np.float32)
+        paper = (probe.sample(gx * k, gy * k) > 0.72 * ref[:, None, None]).astype(np.float32)
         return cls(quads=quads, valid=valid, masks=masks, target=target, explains=explains, n_out=n_out,
                    inner=inner.astype(np.float32), paper=paper * valid[..., None],
                    inside=_inside_matrix(quads, gx, gy))
@@ -432,7 +433,8 @@ class _Groups:
         expl = self.explains.sum(axis=2) / self.n_out[:, None]
         q = self.paper.shape[2]
         imp = _impure(np.full(self.valid.shape, q, np.float32), self.paper.sum(axis=2))
-        s = inter / np.maximum(union, 1) + 0.15 * expl - 0.04 - IMPURITY_COST * imp + INNER_EDGE_GAIN * self.inner
+        s = (inter / np.maximum(union, 1) + 0.15 * expl - 0.04 - IMPURITY_COST * imp
+             + INNER_EDGE_GAIN * self.inner)
         return np.where(self.valid, s, -np.inf)
 
     def _pairs(self) -> np.ndarray:
@@ -452,7 +454,8 @@ class _Groups:
         count = q - self.inside.sum(axis=3).transpose(0, 2, 1)
         papers = self.paper.sum(axis=2)[:, :, None] - np.einsum("bjiq,biq->bij", self.inside, self.paper)
         imp = _impure(count, papers)
-        s = (inter / np.maximum(union, 1) + 0.15 * expl - 0.08 - IMPURITY_COST * (imp + imp.transpose(0, 2, 1))
+        s = (inter / np.maximum(union, 1) + 0.15 * expl - 0.08
+             - IMPURITY_COST * (imp + imp.transpose(0, 2, 1))
              + INNER_EDGE_GAIN * (self.inner[:, :, None] + self.inner[:, None, :]))
         ok = self.valid[:, :, None] & self.valid[:, None, :] & ~np.eye(self.valid.shape[1], dtype=bool)
         return np.where(ok, s, -np.inf)

@@ -25,11 +25,13 @@ def hand(green_table: TableLook) -> np.ndarray:
     cards += [CardPlace(code=c, face_up=True, zone="board", cx=420 + 70 * i, cy=375) for i, c in
               enumerate(("Ah", "Kd", "7c"))]
     cards += [CardPlace(code=c, face_up=False, zone="muck", cx=595 + dx, cy=675 + dy, angle=a)
-              for c, dx, dy, a in (("2c", -20, 0, -30), ("3c", 5, -8, 10), ("4c", 18, 6, 35), ("5c", 0, 4, -5))]
+              for c, dx, dy, a in (("2c", -20, 0, -30), ("3c", 5, -8, 10), ("4c", 18, 6, 35),
+                                   ("5c", 0, 4, -5))]
     return render(green_table, cards, Lighting(gain=0.9, noise=3), SIZE, seed=4).image
 
 
-def test_face_stats_of_all_cards_at_once_equal_face_stats(hand: np.ndarray, green_model: d.VisionModel) -> None:
+def test_face_stats_of_all_cards_at_once_equal_face_stats(hand: np.ndarray,
+                                                          green_model: d.VisionModel) -> None:
     sc = d._scene(hand, green_model)
     groups = d.split_clusters(sc, sc.blobs)
     quads = [q for g in groups for q in g]
@@ -77,7 +79,8 @@ def test_corner_cutting_and_portrait_order_equal_detect() -> None:
     for _ in range(200):
         n = int(rng.integers(3, 12))
         ang = np.sort(rng.random(n)) * 2 * np.pi
-        poly = (np.stack([np.cos(ang), np.sin(ang)], 1) * rng.uniform(20, 60, (n, 1)) + 100).astype(np.float32)
+        radius = rng.uniform(20, 60, (n, 1))
+        poly = (np.stack([np.cos(ang), np.sin(ang)], 1) * radius + 100).astype(np.float32)
         assert np.allclose(split.cut_corners(poly, 15.0), d._cut_short_edges(poly.copy(), 15.0), atol=1e-3)
         quad = rng.uniform(0, 100, (4, 2)).astype(np.float32)
         assert np.allclose(split.portraits(quad[None])[0], d.portrait(quad))
