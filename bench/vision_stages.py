@@ -65,6 +65,14 @@ def load_peer(commit: str) -> dict[str, ModuleType]:
             src = src.replace(f"controller.vision.{other} ", f"peer_vision.{other} ")
         (pkg / f"{name}.py").write_text(src)
         names.append(name)
+    # The trained index model and other data files of that commit sit beside its modules, as at home.
+    (pkg / "data").mkdir()
+    tree = ["git", "-C", str(ROOT), "ls-tree", "--name-only", commit, "controller/vision/data/"]
+    listed = subprocess.run(tree, capture_output=True, text=True, check=True).stdout.split()
+    for path in listed:
+        blob = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{path}"], capture_output=True,
+                              check=True).stdout
+        (pkg / "data" / Path(path).name).write_bytes(blob)
     sys.path.insert(0, str(pkg.parent))
     return {name: importlib.import_module(f"peer_vision.{name}") for name in names}
 
