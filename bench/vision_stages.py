@@ -189,7 +189,7 @@ def main() -> None:
     felt_stages(fr0.image, r0, {}, "w")
     peer_felt_stages(pd, fr0.image, _peer_model(pd, m0), {})
     t: Timer = {}
-    scores = {"felt": Score(), "reference": Score(), "peer felt": Score()}
+    scores = {"felt": Score(), "peer felt": Score(), "reference": Score(), "peer reference": Score()}
     for _ in range(args.rounds):
         for fr, model, ref_model in rendered:
             pm, prm = _peer_model(pd, model), _peer_model(pd, ref_model)
@@ -204,6 +204,7 @@ def main() -> None:
         scores["felt"].add(score_frame(fr, d.detect(fr.image, model)))
         scores["reference"].add(score_frame(fr, d.detect(fr.image, ref_model)))
         scores["peer felt"].add(score_frame(fr, pd.detect(fr.image, _peer_model(pd, model))))
+        scores["peer reference"].add(score_frame(fr, pd.detect(fr.image, _peer_model(pd, ref_model))))
     for fr, _, _ in rendered:
         single_stages(fr.image, t, "single")
         s.READS.clear()

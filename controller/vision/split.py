@@ -29,14 +29,15 @@ from controller.vision.detect import (
     SAME_CARD,
     _as_single,
     _Blob,
+    _EdgeProbe,
     quantile,
 )
 
-SCALES = np.linspace(0.76, 1.32, 15, dtype=np.float32)  # far-side sizes tried (perspective)
-T = np.linspace(0.15, 0.85, 8, dtype=np.float32)  # points along a side
+SCALES = _EdgeProbe.SCALES  # far-side sizes tried (perspective): 0.76–1.32, as detect._split
+T = _EdgeProbe.T  # points along a side
 HUBER = 1.345  # px: residuals beyond this weigh less in a side's line fit (OpenCV's DIST_HUBER constant)
 MAX_CARDS = 10  # a cluster is explained by at most this many cards
-MASK_STEP = 2  # proposal masks for the IoU are drawn at half the work resolution
+MASK_STEP = 1  # proposal masks for the IoU are drawn at this fraction of the work resolution
 PILE_AREA = 1.8  # clusters larger than this many cards also start the set search from the outline's pick
 FAR = 1e5  # padding coordinate: far from everything
 
