@@ -26,6 +26,7 @@ from controller.vision.detect import (
     IMPURITY_COST,
     INNER_EDGE_GAIN,
     ORIENTATION_MARGIN,
+    PAIR_SEARCH_MAX,
     SAME_CARD,
     _as_single,
     _Blob,
@@ -35,10 +36,7 @@ from controller.vision.detect import (
 
 SCALES = _EdgeProbe.SCALES  # far-side sizes tried (perspective): 0.76–1.32, as detect._split
 T = _EdgeProbe.T  # points along a side
-HUBER = 1.345  # px: residuals beyond this weigh less in a side's line fit (OpenCV's DIST_HUBER constant)
 MAX_CARDS = 10  # a cluster is explained by at most this many cards
-MASK_STEP = 1  # proposal masks for the IoU are drawn at this fraction of the work resolution
-PILE_AREA = 1.8  # clusters larger than this many cards also start the set search from the outline's pick
 FAR = 1e5  # padding coordinate: far from everything
 
 
@@ -138,7 +136,7 @@ def _white(minch: np.ndarray, blob: _Blob, scale: float) -> float:
     x0, y0 = (max(int(v / scale), 0) for v in blob.origin)
     bh, bw = blob.filled.shape
     x1, y1 = min(int((blob.origin[0] + bw) / scale) + 1, w), min(int((blob.origin[1] + bh) / scale) + 1, h)
-    return max(quantile(minch[y0:y1:2, x0:x1:2], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
+    return max(quantile(minch[y0:y1, x0:x1], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
 
 
 def _corners(blobs: list[_Blob], short: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -357,7 +355,7 @@ class _Groups:
 
     quads: np.ndarray  # B×H×4×2 work pixels
     valid: np.ndarray  # B×H
-    masks: np.ndarray  # B×H×P float32: each proposal drawn on its cluster's box (MASK_STEP resolution)
+    masks: np.ndarray  # B×H×P float32: each proposal drawn on its cluster's box (whole pixels)
     target: np.ndarray  # B×P float32: the cluster
     explains: np.ndarray  # B×H×N float32: outline points within tol of the proposal's outline
     n_out: np.ndarray  # B: outline points
@@ -384,8 +382,7 @@ class _Groups:
         explains = _explained(pts[..., 0], pts[..., 1], quads, tol).astype(np.float32)
         px, py, ix, iy = _sides(quads)
         edge = probe.edges(px, py, ix, iy, ref[:, None, None, None])
-        deep = _sample(_deep(mask, blobs, tol), px, py) > 0
-        inner = (edge & deep).sum(axis=(2, 3)) * (valid / (4 * len(T)))
+        inner = _inner(edge, px, py, pts, tol) * (valid / (4 * len(T)))
         gx, gy = _grid_points(quads, _IGRID)  # B×H×Q
         k = 1.0 / probe.scale
         paper = (probe.sample(gx * k, gy * k) > 0.72 * ref[:, None, None]).astype(np.float32)
@@ -394,38 +391,84 @@ class _Groups:
                    inside=_inside_matrix(quads, gx, gy))
 
     def choose(self, short: float) -> list[list[int]]:
-        """Per cluster, the indices of the chosen proposals."""
+        """Per cluster, the indices of the chosen proposals: the search of `detect._split` (starts from the
+        outline's pick, greedy growth and the best pair, each improved by dropping or swapping one card,
+        the best result kept), with every set of one or two cards scored from the tables of all singles
+        and pairs and only sets of three or more scored one by one (piles)."""
         nb, hmax = self.valid.shape
-        single = self._singles()
-        best = np.argmax(single, axis=1)
-        top = single[np.arange(nb), best]
-        chosen = [[int(i)] for i in best]
-        if hmax >= 2:
-            pairs = self._pairs()
-            flat = pairs.reshape(nb, -1).argmax(axis=1)
-            ptop = pairs.reshape(nb, -1)[np.arange(nb), flat]
-            for b in np.flatnonzero(ptop > top):
-                chosen[b] = [int(flat[b] // hmax), int(flat[b] % hmax)]
-                top[b] = ptop[b]
-            # A third card: the best pair plus each other proposal, all clusters at once.
-            sel = np.zeros((nb, hmax, hmax), np.float32)
-            for b, c in enumerate(chosen):
+        singles = self._singles()
+        pairs = self._pairs() if hmax >= 2 else np.full((nb, hmax, hmax), -np.inf, np.float32)
+        # Greedy growth of every cluster to two cards from the tables, then a third card for all at once.
+        greedy: list[list[int]] = []
+        for b in range(nb):
+            s1 = int(np.argmax(singles[b]))
+            chosen = [s1] if singles[b, s1] > 0 else []
+            if chosen and hmax >= 2:
+                s2 = int(np.argmax(pairs[b, s1]))
+                if pairs[b, s1, s2] > singles[b, s1]:
+                    chosen.append(s2)
+            greedy.append(chosen)
+        sel = np.zeros((nb, hmax, hmax), np.float32)
+        for b, c in enumerate(greedy):
+            if len(c) == 2:
                 sel[b, :, c] = 1.0
-            sel[:, np.arange(hmax), np.arange(hmax)] = 1.0
-            grown = self.scores(sel)
-            grown[sel.sum(axis=2) < 3] = -np.inf
-            area = self.target.sum(axis=1) * MASK_STEP * MASK_STEP / (short * short * CARD_ASPECT)
-            for b in range(nb):
-                starts = []
-                if len(chosen[b]) == 2 and grown[b].max() > top[b]:
-                    starts.append([*chosen[b], int(np.argmax(grown[b]))])
-                if area[b] > PILE_AREA:
-                    starts.append(self._outline_pick(b, short))
-                for s in starts:
-                    got, score = self._search(b, s)
-                    if score > top[b]:
-                        chosen[b], top[b] = got, score
+        sel[:, np.arange(hmax), np.arange(hmax)] = 1.0
+        third = np.where(sel.sum(axis=2) == 3, self.scores(sel), -np.inf)
+        out = []
+        for b in range(nb):
+            table = _Table(singles[b].tolist(), pairs[b].tolist())
+            g = greedy[b]
+            if len(g) == 2 and float(third[b].max()) > table.score(g):
+                g = self._grow(b, [*g, int(np.argmax(third[b]))])
+            best: list[int] = []
+            top = -1.0
+            n = int(self.valid[b].sum())
+            for start in (self._outline_pick(b, short), g, table.best_pair() if n <= PAIR_SEARCH_MAX else []):
+                got, score = table.local_search(start) if len(start) <= 2 else self._local_search(b, start)
+                if score > top:
+                    best, top = got, score
+            out.append(best)
+        return out
+
+    def _grow(self, b: int, chosen: list[int]) -> list[int]:
+        """Greedy growth beyond three cards (`_SetScore.greedy`), each step scoring every addition at once."""
+        h = self.valid.shape[1]
+        current = float(self.scores(_rows([chosen], h), b)[0])
+        while len(chosen) < MAX_CARDS:
+            sc = self.scores(_rows([[*chosen, i] for i in range(h)], h), b)
+            sc[chosen] = -np.inf
+            i = int(np.argmax(sc))
+            if sc[i] <= current:
+                break
+            chosen, current = [*chosen, i], float(sc[i])
         return chosen
+
+    def _local_search(self, b: int, chosen: list[int]) -> tuple[list[int], float]:
+        """`_SetScore.local_search` for a set of three or more cards: drop a card or swap one for another
+        proposal while that raises the score (each swap scores every replacement at once)."""
+        h = self.valid.shape[1]
+
+        def score(sel: list[int]) -> float:
+            return float(self.scores(_rows([sel], h), b)[0]) if sel else 0.0
+
+        current = score(chosen)
+        for _ in range(4):
+            improved = False
+            for k in range(len(chosen) - 1, -1, -1):
+                trial = chosen[:k] + chosen[k + 1:]
+                sc = score(trial)
+                if trial and sc > current + 1e-6:
+                    chosen, current, improved = trial, sc, True
+            for k in range(len(chosen)):
+                rest = chosen[:k] + chosen[k + 1:]
+                scores = self.scores(_rows([[*rest, i] for i in range(h)], h), b)
+                scores[rest] = -np.inf
+                i = int(np.argmax(scores))
+                if scores[i] > current + 1e-6:
+                    chosen, current, improved = [*rest, i], float(scores[i]), True
+            if not improved:
+                break
+        return chosen, current
 
     def _singles(self) -> np.ndarray:
         m, t = self.masks, self.target[:, None, :]
@@ -487,27 +530,6 @@ class _Groups:
         ok = ((sel * ~self.valid[bs][:, None, :]).sum(axis=2) == 0) & (size > 0)
         return np.where(ok, s, -np.inf)
 
-    def _search(self, b: int, chosen: list[int]) -> tuple[list[int], float]:
-        """Grow while a card raises the score, then drop, swap or add one card at a time (every neighbour
-        of a set scored at once) while that raises it."""
-        h = self.valid.shape[1]
-        current = float(self.scores(_rows([chosen], h), b)[0])
-        for _ in range(2 * MAX_CARDS):
-            cands = [[*chosen, i] for i in range(h) if i not in chosen] if len(chosen) < MAX_CARDS else []
-            for k in range(len(chosen)):
-                rest = chosen[:k] + chosen[k + 1:]
-                if rest:
-                    cands.append(rest)
-                cands += [[*rest, i] for i in range(h) if i not in chosen]
-            if not cands:
-                break
-            sc = self.scores(_rows(cands, h), b)
-            i = int(np.argmax(sc))
-            if sc[i] <= current + 1e-6:
-                break
-            chosen, current = cands[i], float(sc[i])
-        return chosen, current
-
     def _outline_pick(self, b: int, short: float) -> list[int]:
         """Proposals picked by the outline they explain that is not explained yet (duplicates suppressed),
         as `detect._greedy_outline`."""
@@ -524,18 +546,72 @@ class _Groups:
             chosen.append(best)
             unexplained &= ~explains[best]
             open_ &= np.hypot(*(centres - centres[best]).T) >= 0.3 * short
-        return chosen or [int(np.argmax(self.valid[b]))]
+        return chosen
 
 
-def _deep(mask: np.ndarray, blobs: list[_Blob], tol: float) -> np.ndarray:
-    """The card mask eroded by 2 tol (points farther than that from a cluster's outline), computed on the
-    clusters' box only."""
-    x0, y0 = max(min(b.origin[0] for b in blobs), 0), max(min(b.origin[1] for b in blobs), 0)
-    x1 = max(b.origin[0] + b.filled.shape[1] for b in blobs)
-    y1 = max(b.origin[1] + b.filled.shape[0] for b in blobs)
-    out = np.zeros_like(mask)
-    out[y0:y1, x0:x1] = cv2.erode(mask[y0:y1, x0:x1], np.ones((2 * round(2 * tol) + 1,) * 2, np.uint8))
-    return out
+def _inner(edge: np.ndarray, px: np.ndarray, py: np.ndarray, pts: np.ndarray, tol: float) -> np.ndarray:
+    """B×H: how many side points of each proposal show a card edge and lie farther than 2 tol from every
+    outline point of its cluster (pts: B×N×2), i.e. inside the cluster, as `_EdgeProbe.inner_edges`.
+    Distances are taken only for the side points that show an edge (a small share of all)."""
+    nb, h = edge.shape[:2]
+    bi, hi, si, ti = np.nonzero(edge)
+    ex, ey = px[bi, hi, si, ti], py[bi, hi, si, ti]
+    dx, dy = pts[bi, :, 0] - ex[:, None], pts[bi, :, 1] - ey[:, None]
+    far = (dx * dx + dy * dy).min(axis=1, initial=np.inf) > (2 * tol) ** 2
+    return np.bincount(bi * h + hi, far, minlength=nb * h).reshape(nb, h).astype(np.float32)
+
+
+@dataclass(slots=True)
+class _Table:
+    """The scores of every single card and every pair of one cluster (Python floats: the searches over
+    them take a handful of steps), and `_SetScore`'s searches on sets of at most two cards."""
+
+    singles: list[float]
+    pairs: list[list[float]]
+
+    def score(self, sel: list[int]) -> float:
+        if not sel:
+            return 0.0
+        return self.singles[sel[0]] if len(sel) == 1 else self.pairs[sel[0]][sel[1]]
+
+    def with_each(self, rest: list[int]) -> list[float]:
+        """score(rest + [i]) for every i (rest has at most one card), −inf for i in rest."""
+        row = list(self.singles) if not rest else list(self.pairs[rest[0]])
+        for i in rest:
+            row[i] = -math.inf
+        return row
+
+    def best_pair(self) -> list[int]:
+        """`_SetScore.best_pair`: the first pair (i < j) with the highest score."""
+        best: list[int] = []
+        top = -math.inf
+        for i, row in enumerate(self.pairs):
+            rest = row[i + 1:]
+            if rest:
+                j = i + 1 + max(range(len(rest)), key=rest.__getitem__)
+                if row[j] > top:
+                    best, top = [i, j], row[j]
+        return best
+
+    def local_search(self, chosen: list[int]) -> tuple[list[int], float]:
+        """`_SetScore.local_search` on a set of at most two cards (it never grows)."""
+        current = self.score(chosen)
+        for _ in range(4):
+            improved = False
+            for k in range(len(chosen) - 1, -1, -1):
+                trial = chosen[:k] + chosen[k + 1:]
+                sc = self.score(trial)
+                if trial and sc > current + 1e-6:
+                    chosen, current, improved = trial, sc, True
+            for k in range(len(chosen)):
+                rest = chosen[:k] + chosen[k + 1:]
+                scores = self.with_each(rest)
+                i = max(range(len(scores)), key=scores.__getitem__)
+                if scores[i] > current + 1e-6:
+                    chosen, current, improved = [*rest, i], scores[i], True
+            if not improved:
+                break
+        return chosen, current
 
 
 def _rows(sets: list[list[int]], h: int) -> np.ndarray:
@@ -553,26 +629,22 @@ def _impure(count: np.ndarray, papers: np.ndarray) -> np.ndarray:
 
 
 def _masks(blobs: list[_Blob], quads: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each proposal filled on its cluster's box at 1/MASK_STEP resolution (B×H×P), and the clusters
-    (B×P). All proposals are drawn with one fillPoly, each in its own tile with a margin wide enough that
-    no proposal reaches the next tile; the margins are cut off (as drawing clipped to the box)."""
+    """Each proposal filled on its cluster's box, clipped by it as `_SetScore` draws it (whole pixels; a
+    polygon clipped by OpenCV rasterises a little differently from one drawn whole), B×H×P, and the
+    clusters, B×P, padded to the largest box."""
     nb, hmax = valid.shape
-    boxes = [b.filled[::MASK_STEP, ::MASK_STEP] for b in blobs]
-    th, tw = max(x.shape[0] for x in boxes), max(x.shape[1] for x in boxes)
-    origin = np.array([b.origin for b in blobs], np.float32)
-    rel = ((quads - origin[:, None, None, :]) / MASK_STEP)[valid]
-    margin = int(np.ceil(max(0.0, float(-rel.min()), float((rel - [tw, th]).max())))) + 2
-    ch, cw = th + 2 * margin, tw + 2 * margin
-    rows = np.arange(nb * hmax).reshape(nb, hmax)
-    off = np.stack([np.full((nb, hmax), margin), rows * ch + margin], axis=-1).astype(np.float32)
-    poly = rel + off[valid][:, None, :]
-    canvas = np.zeros((nb * hmax * ch, cw), np.uint8)
-    cv2.fillPoly(canvas, list(np.round(poly * 16).astype(np.int32)), 1, shift=4)
-    masks = canvas.reshape(nb, hmax, ch, cw)[:, :, margin:margin + th, margin:margin + tw]
+    th, tw = max(b.filled.shape[0] for b in blobs), max(b.filled.shape[1] for b in blobs)
+    masks = np.zeros((nb, hmax, th, tw), np.float32)
     target = np.zeros((nb, th, tw), np.float32)
-    for i, x in enumerate(boxes):
-        target[i, :x.shape[0], :x.shape[1]] = x
-    return masks.reshape(nb, hmax, -1).astype(np.float32), target.reshape(nb, -1)
+    for b, blob in enumerate(blobs):
+        bh, bw = blob.filled.shape
+        target[b, :bh, :bw] = blob.filled
+        rel = np.round(quads[b] - np.float32(blob.origin)).astype(np.int32)
+        canvas = np.zeros((hmax, bh, bw), np.uint8)
+        for h in np.flatnonzero(valid[b]).tolist():
+            cv2.fillPoly(canvas[h], [rel[h]], 1)
+        masks[b, :, :bh, :bw] = canvas
+    return masks.reshape(nb, hmax, -1), target.reshape(nb, -1)
 
 
 def _explained(x: np.ndarray, y: np.ndarray, quads: np.ndarray, tol: float) -> np.ndarray:
@@ -608,8 +680,8 @@ def _inside_matrix(quads: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndar
 
 def refine(quads: np.ndarray, pts: np.ndarray, tol: np.ndarray) -> np.ndarray:
     """Each side of each quad (K×4×2) fitted to its cluster's outline points (K×N×2) within `tol` (K) of it
-    (least squares, one Huber reweighting); a side with too few points (hidden under another card) keeps
-    the guess, and so does a corner whose sides meet implausibly far from it."""
+    (`cv2.fitLine` with Huber weights, as `detect._refine`); a side with too few points (hidden under
+    another card) keeps the guess, and so does a corner whose sides meet implausibly far from it."""
     ax, ay = quads[..., 0, None], quads[..., 1, None]  # K×4×1: side i runs from corner i to corner i+1
     dx = quads[:, [1, 2, 3, 0], 0, None] - ax
     dy = quads[:, [1, 2, 3, 0], 1, None] - ay
@@ -619,16 +691,11 @@ def refine(quads: np.ndarray, pts: np.ndarray, tol: np.ndarray) -> np.ndarray:
     near = np.hypot(rx - t * dx, ry - t * dy) < tol[:, None, None]  # K×4×N
     side_len = np.hypot(dx, dy)[..., 0]
     fit = near.sum(axis=-1) >= np.maximum(6.0, 0.3 * side_len / 2)
-    x64, y64 = x.astype(np.float64), y.astype(np.float64)
-    w = near.astype(np.float64)
-    centre, dirn = _weighted_lines(w, x64, y64)
-    # One Huber step: points far from the first line (a rounded corner, a neighbour's edge) weigh less.
-    res = np.abs((x64 - centre[..., 0, None]) * dirn[..., 1, None]
-                 - (y64 - centre[..., 1, None]) * dirn[..., 0, None])
-    centre, dirn = _weighted_lines(w * np.minimum(1.0, HUBER / np.maximum(res, 1e-9)), x64, y64)
-    unit = np.stack([dx[..., 0], dy[..., 0]], axis=-1) / np.maximum(side_len, 1e-6)[..., None]
-    centre = np.where(fit[..., None], centre, quads)
-    dirn = np.where(fit[..., None], dirn, unit)
+    centre = quads.astype(np.float64)
+    dirn = np.stack([dx[..., 0], dy[..., 0]], axis=-1) / np.maximum(side_len, 1e-6)[..., None]
+    for k, s in zip(*np.nonzero(fit), strict=True):
+        vx, vy, x0, y0 = cv2.fitLine(pts[k][near[k, s]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        centre[k, s], dirn[k, s] = (x0, y0), (vx, vy)
     # Corner i is where side i-1 meets side i.
     prev = [3, 0, 1, 2]
     corner, det = _intersect(centre[:, prev], dirn[:, prev], centre, dirn)
