@@ -423,8 +423,9 @@ class _Groups:
             best: list[int] = []
             top = -1.0
             n = int(self.valid[b].sum())
-            for start in (self._outline_pick(b, short), g, table.best_pair() if n <= PAIR_SEARCH_MAX else []):
-                got, score = table.local_search(start) if len(start) <= 2 else self._local_search(b, start)
+            pair = table.best_pair() if n <= PAIR_SEARCH_MAX else []
+            for start in (self._outline_pick(b, short), g, pair):
+                got, score = table.local_search(start) if len(start) <= 2 else self._local_search(b, start, table)
                 if score > top:
                     best, top = got, score
             out.append(best)
@@ -443,13 +444,14 @@ class _Groups:
             chosen, current = [*chosen, i], float(sc[i])
         return chosen
 
-    def _local_search(self, b: int, chosen: list[int]) -> tuple[list[int], float]:
+    def _local_search(self, b: int, chosen: list[int], table: _Table) -> tuple[list[int], float]:
         """`_SetScore.local_search` for a set of three or more cards: drop a card or swap one for another
-        proposal while that raises the score (each swap scores every replacement at once)."""
+        proposal while that raises the score (each swap scores every replacement at once; sets of one or
+        two cards come from the table)."""
         h = self.valid.shape[1]
 
         def score(sel: list[int]) -> float:
-            return float(self.scores(_rows([sel], h), b)[0]) if sel else 0.0
+            return table.score(sel) if len(sel) <= 2 else float(self.scores(_rows([sel], h), b)[0])
 
         current = score(chosen)
         for _ in range(4):
@@ -461,7 +463,8 @@ class _Groups:
                     chosen, current, improved = trial, sc, True
             for k in range(len(chosen)):
                 rest = chosen[:k] + chosen[k + 1:]
-                scores = self.scores(_rows([[*rest, i] for i in range(h)], h), b)
+                scores = np.array(table.with_each(rest)) if len(rest) <= 1 \
+                    else self.scores(_rows([[*rest, i] for i in range(h)], h), b)
                 scores[rest] = -np.inf
                 i = int(np.argmax(scores))
                 if scores[i] > current + 1e-6:
