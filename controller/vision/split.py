@@ -425,7 +425,8 @@ class _Groups:
             n = int(self.valid[b].sum())
             pair = table.best_pair() if n <= PAIR_SEARCH_MAX else []
             for start in (self._outline_pick(b, short), g, pair):
-                got, score = table.local_search(start) if len(start) <= 2 else self._local_search(b, start, table)
+                got, score = (table.local_search(start) if len(start) <= 2
+                              else self._local_search(b, start, table))
                 if score > top:
                     best, top = got, score
             out.append(best)
