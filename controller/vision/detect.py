@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -848,24 +848,31 @@ class _SetScore:
 
     def local_search(self, chosen: list[int]) -> tuple[list[int], float]:
         """Drop a card or swap one for another proposal while that raises the score."""
-        current = self.score(chosen)
-        for _ in range(4):
-            improved = False
-            for k in range(len(chosen) - 1, -1, -1):
-                trial = chosen[:k] + chosen[k + 1:]
-                sc = self.score(trial)
-                if trial and sc > current + 1e-6:
-                    chosen, current, improved = trial, sc, True
-            for k in range(len(chosen)):
-                rest = chosen[:k] + chosen[k + 1:]
-                scores = self.with_each(rest)
-                scores[rest] = -np.inf
-                i = int(np.argmax(scores))
-                if scores[i] > current + 1e-6:
-                    chosen, current, improved = [*rest, i], float(scores[i]), True
-            if not improved:
-                break
-        return chosen, current
+        return drop_swap_search(chosen, self.score, lambda rest: self.with_each(rest))
+
+
+def drop_swap_search(chosen: list[int], score: Callable[[list[int]], float],
+                     with_each: Callable[[list[int]], np.ndarray]) -> tuple[list[int], float]:
+    """Drop a card or swap one for another proposal while that raises the score (at most four rounds).
+    `with_each(rest)` scores rest + [i] for every proposal i."""
+    current = score(chosen)
+    for _ in range(4):
+        improved = False
+        for k in range(len(chosen) - 1, -1, -1):
+            trial = chosen[:k] + chosen[k + 1:]
+            sc = score(trial)
+            if trial and sc > current + 1e-6:
+                chosen, current, improved = trial, sc, True
+        for k in range(len(chosen)):
+            rest = chosen[:k] + chosen[k + 1:]
+            scores = np.array(with_each(rest), np.float64)
+            scores[rest] = -np.inf
+            i = int(np.argmax(scores))
+            if scores[i] > current + 1e-6:
+                chosen, current, improved = [*rest, i], float(scores[i]), True
+        if not improved:
+            break
+    return chosen, current
 
 
 def _as_single(blob: _Blob, long: float) -> np.ndarray | None:

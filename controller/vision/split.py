@@ -31,6 +31,8 @@ from controller.vision.detect import (
     _as_single,
     _Blob,
     _EdgeProbe,
+    _greedy_outline,
+    drop_swap_search,
     quantile,
 )
 
@@ -446,33 +448,19 @@ class _Groups:
         return chosen
 
     def _local_search(self, b: int, chosen: list[int], table: _Table) -> tuple[list[int], float]:
-        """`_SetScore.local_search` for a set of three or more cards: drop a card or swap one for another
-        proposal while that raises the score (each swap scores every replacement at once; sets of one or
-        two cards come from the table)."""
+        """`_SetScore.local_search` for a set of three or more cards (each swap scores every replacement
+        at once; sets of one or two cards come from the table)."""
         h = self.valid.shape[1]
 
         def score(sel: list[int]) -> float:
             return table.score(sel) if len(sel) <= 2 else float(self.scores(_rows([sel], h), b)[0])
 
-        current = score(chosen)
-        for _ in range(4):
-            improved = False
-            for k in range(len(chosen) - 1, -1, -1):
-                trial = chosen[:k] + chosen[k + 1:]
-                sc = score(trial)
-                if trial and sc > current + 1e-6:
-                    chosen, current, improved = trial, sc, True
-            for k in range(len(chosen)):
-                rest = chosen[:k] + chosen[k + 1:]
-                scores = np.array(table.with_each(rest)) if len(rest) <= 1 \
-                    else self.scores(_rows([[*rest, i] for i in range(h)], h), b)
-                scores[rest] = -np.inf
-                i = int(np.argmax(scores))
-                if scores[i] > current + 1e-6:
-                    chosen, current, improved = [*rest, i], float(scores[i]), True
-            if not improved:
-                break
-        return chosen, current
+        def with_each(rest: list[int]) -> np.ndarray:
+            if len(rest) <= 1:
+                return np.array(table.with_each(rest))
+            return self.scores(_rows([[*rest, i] for i in range(h)], h), b)
+
+        return drop_swap_search(chosen, score, with_each)
 
     def _singles(self) -> np.ndarray:
         m, t = self.masks, self.target[:, None, :]
@@ -535,22 +523,9 @@ class _Groups:
         return np.where(ok, s, -np.inf)
 
     def _outline_pick(self, b: int, short: float) -> list[int]:
-        """Proposals picked by the outline they explain that is not explained yet (duplicates suppressed),
-        as `detect._greedy_outline`."""
+        """`detect._greedy_outline` on one cluster (padding explains nothing, so it is never picked)."""
         explains = self.explains[b, :, :int(self.n_out[b])] > 0
-        unexplained = np.ones(explains.shape[1], bool)
-        open_ = self.valid[b].copy()
-        centres = self.quads[b].mean(axis=1)
-        chosen: list[int] = []
-        while unexplained.mean() > 0.04 and open_.any() and len(chosen) < MAX_CARDS:
-            gains = np.where(open_, (explains & unexplained).sum(axis=1), -1)
-            best = int(np.argmax(gains))
-            if gains[best] < 0.1 * explains.shape[1] / 2:
-                break
-            chosen.append(best)
-            unexplained &= ~explains[best]
-            open_ &= np.hypot(*(centres - centres[best]).T) >= 0.3 * short
-        return chosen
+        return _greedy_outline(explains, self.quads[b].mean(axis=1), short)
 
 
 def _inner(edge: np.ndarray, px: np.ndarray, py: np.ndarray, pts: np.ndarray, tol: float) -> np.ndarray:
@@ -599,23 +574,7 @@ class _Table:
 
     def local_search(self, chosen: list[int]) -> tuple[list[int], float]:
         """`_SetScore.local_search` on a set of at most two cards (it never grows)."""
-        current = self.score(chosen)
-        for _ in range(4):
-            improved = False
-            for k in range(len(chosen) - 1, -1, -1):
-                trial = chosen[:k] + chosen[k + 1:]
-                sc = self.score(trial)
-                if trial and sc > current + 1e-6:
-                    chosen, current, improved = trial, sc, True
-            for k in range(len(chosen)):
-                rest = chosen[:k] + chosen[k + 1:]
-                scores = self.with_each(rest)
-                i = max(range(len(scores)), key=scores.__getitem__)
-                if scores[i] > current + 1e-6:
-                    chosen, current, improved = [*rest, i], scores[i], True
-            if not improved:
-                break
-        return chosen, current
+        return drop_swap_search(chosen, self.score, lambda rest: np.array(self.with_each(rest)))
 
 
 def _rows(sets: list[list[int]], h: int) -> np.ndarray:
