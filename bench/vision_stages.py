@@ -1,12 +1,15 @@
-"""Frames per second of each detection stage on one core, against the detector of an earlier commit.
+"""Frames per second of each detection stage on one core, against the detector of another commit.
 
-Both run in the same process on the same 640×480 frames: rendered tables (calibrated like a real table,
-the daemon's path, and uncalibrated, single-frame mode) and the committed real photos (tests/data/vision,
-scaled to 640×480, single-frame mode). The peer is loaded from git (`--peer COMMIT`, default the commit
-before issue #18's speed work) into its own package, so nothing of it is shared with today's code.
+Both run in the same process on the same 640×480 frames: rendered tables calibrated like a real table
+(the daemon's path: the felt model, and the empty-table reference), the same tables uncalibrated
+(single-frame mode) and the committed real photos (tests/data/vision, scaled to 640×480, single-frame
+mode). Every calibrated frame is cold: nothing is known from an earlier frame (no SceneMemory, no reused
+felt fit), as for a camera's first frame or a table nobody has seen. The peer (`--peer`, default the
+branch point with main) is loaded from git into its own package, so nothing of it is shared with today's
+code; its calibrated stages are timed the same way, in the same run.
 
 Run pinned to one core, and say the load (`uptime`) next to the figures:
-    taskset -c 0 env PYTHONPATH=. python bench/vision_stages.py [--frames 20] [--seed 7] [--peer 8401ec8]
+    taskset -c 0 env PYTHONPATH=. python bench/vision_stages.py [--frames 20] [--seed 7] [--peer main]
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -31,30 +35,46 @@ import numpy as np
 
 from controller.vision import detect as d
 from controller.vision import single as s
-from controller.vision.evaluate import accuracy_frames
+from controller.vision.evaluate import NEUTRAL, Score, calibrate_look, score_frame
 from controller.vision.index import read_code
+from controller.vision.render import Frame, random_hand, random_light, random_look, render
 
 ROOT = Path(__file__).resolve().parents[1]
 # CPU time of this process (one thread: OpenCV and BLAS are held to one): on a machine shared with other
 # jobs, wall time counts their turns on the core too. --wall measures wall time instead.
 CLOCK = time.process_time
-PEER_MODULES = ("detect", "single", "index", "glyphs")
+PEER_MODULES = ("detect", "single", "index", "glyphs", "split", "orient")
 Timer = dict[str, float]
+Rendered = tuple[Frame, d.VisionModel, d.VisionModel]  # frame, felt-model calibration, with a reference
 
 
 def load_peer(commit: str) -> dict[str, ModuleType]:
-    """controller/vision/{detect,single,index,glyphs}.py of `commit` as a separate package `peer_vision`."""
+    """controller/vision/{detect,single,index,glyphs,…}.py of `commit` as a separate package `peer_vision`
+    (the modules that exist at that commit)."""
     pkg = Path(tempfile.mkdtemp(prefix="peer_vision_")) / "peer_vision"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
+    names = []
     for name in PEER_MODULES:
-        src = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:controller/vision/{name}.py"],
-                             capture_output=True, text=True, check=True).stdout
+        got = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:controller/vision/{name}.py"],
+                             capture_output=True, text=True)
+        if got.returncode:
+            continue
+        src = got.stdout
         for other in PEER_MODULES:
             src = src.replace(f"controller.vision.{other} ", f"peer_vision.{other} ")
         (pkg / f"{name}.py").write_text(src)
+        names.append(name)
+    # The trained index model and other data files of that commit sit beside its modules, as at home.
+    (pkg / "data").mkdir()
+    tree = ["git", "-C", str(ROOT), "ls-tree", "--name-only", commit, "controller/vision/data/"]
+    listed = subprocess.run(tree, capture_output=True, text=True, check=True).stdout.split()
+    for path in listed:
+        blob = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{path}"], capture_output=True,
+                              check=True).stdout
+        (pkg / "data" / Path(path).name).write_bytes(blob)
     sys.path.insert(0, str(pkg.parent))
-    return {name: importlib.import_module(f"peer_vision.{name}") for name in PEER_MODULES}
+    return {name: importlib.import_module(f"peer_vision.{name}") for name in names}
 
 
 def _t(out: Timer, key: str, fn: Callable[[], object]) -> object:
@@ -64,30 +84,41 @@ def _t(out: Timer, key: str, fn: Callable[[], object]) -> object:
     return r
 
 
-def felt_stages(frame: np.ndarray, model: d.VisionModel, out: Timer) -> int:
-    """Stages of the calibrated pipeline (detect_on_felt), cold: nothing known from earlier frames."""
+def felt_stages(frame: np.ndarray, model: d.VisionModel, out: Timer, prefix: str) -> Detection:
+    """Stages of today's calibrated pipeline (detect_on_felt), cold."""
     zones = model.scaled_zones((frame.shape[1], frame.shape[0]))
-    sc = _t(out, "felt 1 mask + blobs", lambda: d._scene(frame, model))
+    sc = _t(out, f"{prefix} 1 mask + blobs", lambda: d._scene(frame, model))
     assert isinstance(sc, d._Scene)
-    groups = []
-    for blob in sc.blobs:
-        quads = _t(out, "felt 2 split clusters", lambda b=blob: sc.quads(b))
-        assert isinstance(quads, list)
-        groups.append(d._Group(quads=quads, blob=blob, alpha=np.zeros((0, 0), np.float32)))
-    cards = 0
-    before = out.get("felt 3 face up/down", 0.0)
-    for g in groups:
-        got = _t(out, "felt 3 face up/down",
-                 lambda g=g: d._group_cards(frame, g, sc, model, zones, read=False))
-        assert isinstance(got, tuple)
-        cards += sum(c.face_up for c in got)
+    groups = _t(out, f"{prefix} 2 split clusters", lambda: d.split_clusters(sc, sc.blobs))
+    assert isinstance(groups, list)
     t0 = CLOCK()
+    d.orient_clusters(frame, sc, sc.blobs, groups, model, zones, read=False)
+    face = CLOCK() - t0
+    key = f"{prefix} 3 face up/down, zones, hidden faces"
+    out[key] = out.get(key, 0.0) + face
+    t0 = CLOCK()
+    got = d.orient_clusters(frame, sc, sc.blobs, groups, model, zones)
+    # Face and read together, less the face alone (just timed on the same clusters): the read's share.
+    key = f"{prefix} 4 rank+suit (glyphs)"
+    out[key] = out.get(key, 0.0) + max(0.0, CLOCK() - t0 - face)
+    return d.Detection(cards=tuple(c for g in got for c in g), card_long_px=sc.long / sc.scale)
+
+
+Detection = d.Detection
+
+
+def peer_felt_stages(pd: ModuleType, frame: np.ndarray, model: object, out: Timer) -> None:
+    """The same stages of the peer's calibrated pipeline (one cluster at a time: `_Scene.quads`,
+    `_group_cards`), cold."""
+    zones = model.scaled_zones((frame.shape[1], frame.shape[0]))  # type: ignore[attr-defined]
+    sc = _t(out, "peer felt 1 mask + blobs", lambda: pd._scene(frame, model))
+    groups = []
+    for blob in sc.blobs:  # type: ignore[attr-defined]
+        quads = _t(out, "peer felt 2 split clusters", lambda b=blob: sc.quads(b))  # type: ignore[attr-defined]
+        groups.append(pd._Group(quads=quads, blob=blob, alpha=np.zeros((0, 0), np.float32)))
     for g in groups:
-        d._group_cards(frame, g, sc, model, zones)
-    # Face and read together, less the face alone just measured: the read's own share.
-    out["felt 4 rank+suit (glyphs)"] = out.get("felt 4 rank+suit (glyphs)", 0.0) + max(
-        0.0, CLOCK() - t0 - (out["felt 3 face up/down"] - before))
-    return cards
+        _t(out, "peer felt 3 face up/down, zones, hidden faces",
+           lambda g=g: pd._group_cards(frame, g, sc, model, zones, read=False) if g.quads else ())
 
 
 def single_stages(frame: np.ndarray, out: Timer, prefix: str) -> int:
@@ -104,16 +135,42 @@ def single_stages(frame: np.ndarray, out: Timer, prefix: str) -> int:
     return len(ups)
 
 
+def rendered_frames(n: int, size: tuple[int, int], seed: int, per_table: int = 5) -> Iterator[Rendered]:
+    """Frames of random tables as `evaluate.accuracy_frames`, each with two calibrations: the felt model,
+    and the same plus an empty-table reference taken under the frame's light (a fixed camera whose
+    reference has followed the room's light)."""
+    rng = np.random.default_rng(seed)
+    look, model = None, None
+    for i in range(n):
+        if i % per_table == 0:
+            look = random_look(rng)
+            model = calibrate_look(look, size, render(look, [], NEUTRAL, size).zones)
+        assert look is not None and model is not None
+        places = random_hand(rng, look.seats, p_exposed=0.15)
+        light = random_light(rng)
+        fseed = int(rng.integers(1 << 30))
+        frame = render(look, places, light, size, seed=fseed)
+        empty = render(look, [], light, size, seed=fseed).image
+        yield frame, model, replace(model, reference=d.learn_reference(empty))
+
+
 def real_frames(n: int) -> list[np.ndarray]:
     paths = sorted((ROOT / "tests" / "data" / "vision").glob("*.jpg"))[:n]
     return [cv2.resize(cv2.imread(str(p)), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
+
+
+def _peer_model(pd: ModuleType, model: d.VisionModel) -> object:
+    back = pd.BackModel(paper=model.back.paper, hist=model.back.hist) if model.back else None
+    return pd.VisionModel(zones=model.zones, frame_size=model.frame_size, card_long_px=model.card_long_px,
+                          glyphs=model.glyphs, back=back, reference=model.reference)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--peer", default="8401ec8", help="commit whose detector is the peer")
+    ap.add_argument("--peer", default="main", help="commit whose detector is the peer (default: main)")
+    ap.add_argument("--rounds", type=int, default=3, help="timed passes (interleaved, totals added)")
     ap.add_argument("--wall", action="store_true", help="wall-clock time instead of process CPU time")
     args = ap.parse_args()
     global CLOCK
@@ -121,63 +178,77 @@ def main() -> None:
         CLOCK = time.perf_counter
     cv2.setNumThreads(1)
     peer = load_peer(args.peer)
-    rendered = list(accuracy_frames(args.frames, (640, 480), args.seed, frames_per_table=5))
+    pd = peer["detect"]
+    rendered = list(rendered_frames(args.frames, (640, 480), args.seed))
     real = real_frames(args.frames)
     n_r, n_p = len(rendered), len(real)
     # Warm-up: first calls load the index model, allocate and fill caches.
-    single_stages(rendered[0][0].image, {}, "w")
-    felt_stages(rendered[0][0].image, rendered[0][1], {})
+    fr0, m0, r0 = rendered[0]
+    single_stages(fr0.image, {}, "w")
+    felt_stages(fr0.image, m0, {}, "w")
+    felt_stages(fr0.image, r0, {}, "w")
+    peer_felt_stages(pd, fr0.image, _peer_model(pd, m0), {})
     t: Timer = {}
-    for fr, model, _ in rendered:
-        felt_stages(fr.image, model, t)
+    scores = {"felt": Score(), "peer felt": Score(), "reference": Score(), "peer reference": Score()}
+    for _ in range(args.rounds):
+        for fr, model, ref_model in rendered:
+            pm, prm = _peer_model(pd, model), _peer_model(pd, ref_model)
+            felt_stages(fr.image, model, t, "felt")
+            peer_felt_stages(pd, fr.image, pm, t)
+            felt_stages(fr.image, ref_model, t, "reference")
+            _t(t, "now felt: whole detect (calibrated)", lambda fr=fr, m=model: d.detect(fr.image, m))
+            _t(t, "peer felt: whole detect (calibrated)", lambda fr=fr, m=pm: pd.detect(fr.image, m))
+            _t(t, "now reference: whole detect", lambda fr=fr, m=ref_model: d.detect(fr.image, m))
+            _t(t, "peer reference: whole detect", lambda fr=fr, m=prm: pd.detect(fr.image, m))
+    for fr, model, ref_model in rendered:
+        scores["felt"].add(score_frame(fr, d.detect(fr.image, model)))
+        scores["reference"].add(score_frame(fr, d.detect(fr.image, ref_model)))
+        scores["peer felt"].add(score_frame(fr, pd.detect(fr.image, _peer_model(pd, model))))
+        scores["peer reference"].add(score_frame(fr, pd.detect(fr.image, _peer_model(pd, ref_model))))
+    for fr, _, _ in rendered:
         single_stages(fr.image, t, "single")
+        s.READS.clear()
+        _t(t, "now single: whole detect", lambda fr=fr: d.detect(fr.image, d.VisionModel()))
+        peer["single"].READS.clear()
+        _t(t, "peer single: whole detect", lambda fr=fr: peer["single"].detect_single(fr.image))
     for img in real:
         single_stages(img, t, "real")
+        s.READS.clear()
+        _t(t, "now real: whole detect", lambda img=img: d.detect(img, d.VisionModel()))
+        peer["single"].READS.clear()
+        _t(t, "peer real: whole detect", lambda img=img: peer["single"].detect_single(img))
     # The daemon's video: each table's frame seen again (a steady table), with the scene memory.
     for fr, model, _ in rendered:
         mem = d.SceneMemory()
         d.detect(fr.image, model, mem)
         _t(t, "video: same frame again (memory)", lambda fr=fr, m=model, mem=mem: d.detect(fr.image, m, mem))
-    # Peers, same frames, same process.
-    for fr, model, _ in rendered:
-        pmodel = peer["detect"].VisionModel(zones=model.zones, frame_size=model.frame_size,
-                                            card_long_px=model.card_long_px, glyphs=model.glyphs,
-                                            back=peer["detect"].BackModel(paper=model.back.paper,
-                                                                          hist=model.back.hist)
-                                            if model.back else None)
-        _t(t, "peer felt: whole detect (calibrated)",
-           lambda fr=fr, pm=pmodel: peer["detect"].detect(fr.image, pm))
-        peer["single"].READS.clear()
-        _t(t, "peer single: whole detect", lambda fr=fr: peer["single"].detect_single(fr.image))
-    for img in real:
-        peer["single"].READS.clear()
-        _t(t, "peer real: whole detect", lambda img=img: peer["single"].detect_single(img))
-    for fr, model, _ in rendered:
-        s.READS.clear()
-        _t(t, "now single: whole detect", lambda fr=fr: d.detect(fr.image, d.VisionModel()))
-        _t(t, "now felt: whole detect (calibrated)", lambda fr=fr, m=model: d.detect(fr.image, m))
-    for img in real:
-        s.READS.clear()
-        _t(t, "now real: whole detect", lambda img=img: d.detect(img, d.VisionModel()))
-    print(f"{n_r} rendered 640x480 frames ({n_r // 5} tables, calibrated once each), {n_p} real photos "
-          f"scaled to 640x480; one core (cv2.setNumThreads(1), OMP_NUM_THREADS=1); peer = {args.peer}; "
+    print(f"{n_r} rendered 640x480 frames ({-(-n_r // 5)} tables, calibrated once each; calibrated stages "
+          f"timed over {args.rounds} interleaved rounds), {n_p} real photos scaled to 640x480; one core "
+          f"(cv2.setNumThreads(1), OMP_NUM_THREADS=1); peer = {args.peer}; "
           f"{'wall' if args.wall else 'process CPU'} time")
-    print(f"{'stage':<46} {'ms/frame':>9} {'frames/s':>9}")
+    print(f"{'stage':<52} {'ms/frame':>9} {'frames/s':>9}")
 
     def row(name: str, total: float, n: int) -> None:
         ms = 1000 * total / n
-        print(f"{name:<46} {ms:9.2f} {1000 / ms if ms else float('inf'):9.1f}")
+        print(f"{name:<52} {ms:9.2f} {1000 / ms if ms else float('inf'):9.1f}")
 
-    for group, n in (("felt", n_r), ("single", n_r), ("real", n_p)):
-        keys = sorted(k for k in t if k.startswith(group + " "))
+    calibrated = n_r * args.rounds
+    for group, n in (("felt", calibrated), ("peer felt", calibrated), ("reference", calibrated),
+                     ("single", n_r), ("real", n_p)):
+        keys = sorted(k for k in t if k.startswith(group + " ") and k[len(group) + 1].isdigit())
         for k in keys:
             row(k, t[k], n)
-        find = sum(t[k] for k in keys if " 4 " not in k)
-        row(f"{group}: find + orient (stages 1-3)", find, n)
-    for k in ("now felt: whole detect (calibrated)", "peer felt: whole detect (calibrated)",
-              "video: same frame again (memory)", "now single: whole detect", "peer single: whole detect",
-              "now real: whole detect", "peer real: whole detect"):
-        row(k, t[k], n_p if "real" in k else n_r)
+        row(f"{group}: find + orient (stages 1-3)", sum(t[k] for k in keys if " 4 " not in k), n)
+    for k, n in (("now felt: whole detect (calibrated)", calibrated),
+                 ("peer felt: whole detect (calibrated)", calibrated),
+                 ("now reference: whole detect", calibrated), ("peer reference: whole detect", calibrated),
+                 ("video: same frame again (memory)", n_r), ("now single: whole detect", n_r),
+                 ("peer single: whole detect", n_r), ("now real: whole detect", n_p),
+                 ("peer real: whole detect", n_p)):
+        row(k, t[k], n)
+    for name, sc in scores.items():
+        print(f"accuracy {name}: " + ", ".join(f"{k} {v:.1%}" for k, v in sc.rates().items())
+              + f" ({sc.cards} cards, {sc.exposed_zones} exposed zones, {sc.clean_zones} clean zones)")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -121,7 +121,7 @@ class FeltFit:
 
     channel: int
     cut: np.ndarray  # uint8 work px: a pixel of the (blurred) channel brighter than this is card
-    exp_bg: np.ndarray
+    coarse: np.ndarray  # exp(log background) of the paper channel on a grid _COARSE times coarser, float32
     paper_gain: float
     light: np.ndarray  # mean B, G, R of the frame when fitted
     age: int = 0  # frames it has been reused for
@@ -135,45 +135,70 @@ class FeltFit:
 FIT_REUSE = 25  # a video refits the felt at least this often even when the light holds
 
 
+def _full(coarse: np.ndarray, h: int, w: int) -> np.ndarray:
+    """A coarse grid (one value per _COARSE×_COARSE block) interpolated to h×w."""
+    ch, cw = coarse.shape
+    return cv2.resize(coarse, (cw * _COARSE, ch * _COARSE), interpolation=cv2.INTER_LINEAR)[:h, :w]
+
+
 @dataclass(slots=True)
 class Layers:
     """The card mask of a work-size frame and what is needed to read paper-ness back from it lazily."""
 
     mask: np.ndarray  # uint8 255 where a card lies (holes filled)
     image: np.ndarray  # the blurred paper channel of the work image (uint8)
-    exp_bg: np.ndarray | None  # exp(log background) + nothing, of the paper channel (work px), float32
+    coarse: np.ndarray | None  # exp(log background) of the paper channel, coarse grid (FeltFit.coarse)
     channel: int
     paper_gain: float  # exp(paper level) - 1: alpha is 1 on the cards' white
     fit: FeltFit | None = None  # the fit this mask was cut with (reused for the next frames of a video)
+    contours: tuple[np.ndarray, ...] | None = None  # the mask's outer contours (CHAIN_APPROX_NONE)
+    _exp_bg: np.ndarray | None = None
 
     def alpha(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         """Paper-ness (0 on felt, 1 on the cards' white) of a box, computed only where asked (it is only
         needed for clusters with a face-down card)."""
         h, w = self.mask.shape
         out = np.zeros((y1 - y0, x1 - x0), np.float32)
-        if self.exp_bg is None:
+        if self.coarse is None:
             return out
         xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if xb <= xa or yb <= ya:
             return out
+        if self._exp_bg is None:
+            self._exp_bg = _full(self.coarse, h, w)
         img = self.image[ya:yb, xa:xb].astype(np.float32) + 8.0
-        out[ya - y0:yb - y0, xa - x0:xb - x0] = (img / self.exp_bg[ya:yb, xa:xb] - 1.0) / self.paper_gain
+        out[ya - y0:yb - y0, xa - x0:xb - x0] = (img / self._exp_bg[ya:yb, xa:xb] - 1.0) / self.paper_gain
         return out
 
 
-_SAMPLE = 4  # every this many pixels in x and y, the residuals whose top quantile is the cards' white
+    def paper_white(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """alpha > 0.7 of a box (inside the frame), as one uint8 comparison against a threshold image
+        interpolated from the coarse background (within half a grey level of the float test)."""
+        h, w = self.mask.shape
+        if self.coarse is None:
+            return np.zeros((y1 - y0, x1 - x0), bool)
+        thr = np.clip(np.floor(self.coarse * np.float32(1.0 + 0.7 * self.paper_gain) - 8.0), 0, 255)
+        cut = _full(thr.astype(np.uint8), h, w)[y0:y1, x0:x1]
+        return np.asarray(cv2.compare(self.image[y0:y1, x0:x1], np.ascontiguousarray(cut), cv2.CMP_GT) > 0)
+
+
+_SAMPLE = 4  # every this many pixels of the half-size frame (8 of the work frame), a paper-level sample
+_LOG8 = np.log(np.arange(256, dtype=np.float32) + 8.0)  # log(v + 8) of every grey level
 
 
 @functools.lru_cache(maxsize=4)
-def _bases(h: int, w: int) -> tuple[int, np.ndarray, np.ndarray]:
-    """Quadratic bases of the fit's grid and of the quantile sample for a frame size (the same every frame
-    of a camera, so made once)."""
-    step = max(4, w // 48)  # ~1,500 grid points: plenty for six coefficients per channel
-    gy, gx = np.mgrid[step // 2:h:step, step // 2:w:step]
-    sy, sx = np.mgrid[1:h:_SAMPLE, 1:w:_SAMPLE]
-    grid = _poly_basis((gx / w - 0.5).ravel(), (gy / h - 0.5).ravel()).astype(np.float32)
-    sample = _poly_basis((sx / w - 0.5).ravel(), (sy / h - 0.5).ravel()).astype(np.float32)
-    return step, grid, sample
+def _bases(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For a half-size frame h×w: flat indices and quadratic bases (in work-frame coordinates) of the fit's
+    grid and of the paper-level sample (the same every frame of a camera, so made once)."""
+    step = max(2, w // 40)  # ~1,000 grid points: plenty for six coefficients per channel
+    out = []
+    for first, every in ((step // 2, step), (1, _SAMPLE)):
+        yy, xx = np.mgrid[first:h:every, first:w:every]
+        # A half-size pixel averages work pixels 2x, 2x+1: its centre is 2x + 0.5 of 2w.
+        bx, by = (2 * xx + 0.5) / (2 * w) - 0.5, (2 * yy + 0.5) / (2 * h) - 0.5
+        basis = _poly_basis(bx.ravel(), by.ravel())
+        out += [(yy * w + xx).ravel(), basis.astype(np.float32)]
+    return out[0], out[1], out[2], out[3]
 
 
 _COARSE = 8  # the smooth background is evaluated on a grid this many times coarser, then interpolated
@@ -184,12 +209,15 @@ def _fit_felt(f: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, float]:
     majority, cards the outliers. Returns (coefficients 6×3, noise sigma)."""
     keep = np.ones(len(a), bool)
     sigma = 0.05
-    coef = np.zeros((6, 3), np.float64)
+    coef = np.zeros((6, 3), np.float32)
+    ridge = np.float32(1e-6) * np.eye(6, dtype=np.float32)
     for _ in range(5):
-        ak = a[keep]
-        coef = np.linalg.solve(ak.T @ ak + 1e-6 * np.eye(6), ak.T @ f[keep])  # 6×6 normal equations
+        aw = a.T * keep  # 6×N: the kept samples only
+        coef = np.linalg.solve(aw @ a + ridge, aw @ f)  # 6×6 normal equations
         res = np.abs(f - a @ coef).max(axis=1)
-        sigma = max(float(np.median(res[keep])) * 1.4826, 0.01)
+        kept = res[keep]
+        mid = len(kept) // 2
+        sigma = max(float(np.partition(kept, mid)[mid]) * 1.4826, 0.01)
         new_keep = res < max(4 * sigma, 0.06)
         if new_keep.sum() < 12 or (new_keep == keep).all():
             break
@@ -206,29 +234,28 @@ def card_layers(small: np.ndarray, prior: FeltFit | None = None) -> Layers:
 
     Felt is the majority of the frame, so a robust quadratic fit of log-colour per channel models the felt
     under any light gradient or vignette; cards (white borders) are outliers in at least one channel.
-    The fit and the background field are computed on samples and a coarse grid only; the cut itself is
-    one comparison per pixel against a threshold image (speed: no per-pixel log or polynomial).
+    The fit and the paper level use samples of a half-size copy (its 2×2 averaging is the noise filter),
+    logarithms come from a table, and the background and its cut are made on a grid 8× coarser and
+    interpolated: the cut itself is one comparison per pixel against a threshold image.
     """
     light = _light(small)
     if prior is not None and prior.holds(small, light):
         return _cut(small, replace(prior, age=prior.age + 1))  # a video's next frame: only the cut
-    img = cv2.GaussianBlur(small, (3, 3), 0)
-    h, w = img.shape[:2]
-    step, a, sa = _bases(h, w)
-    vals = np.log(img[step // 2:h:step, step // 2:w:step].reshape(-1, 3).astype(np.float32) + 8.0)
-    coef, sigma = _fit_felt(vals, a)
+    h, w = small.shape[:2]
+    half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    gidx, a, sidx, sa = _bases(h // 2, w // 2)
+    coef, sigma = _fit_felt(_LOG8[half[gidx]], a)
     noise = float(np.clip(5 * sigma, 0.12, 0.45))
     # The cards' white border is the brightest thing in any channel: its level above the felt (0.995
     # quantile of the residual on a sample) picks the channel and sets the cut.
-    res = np.log(img[1:h:_SAMPLE, 1:w:_SAMPLE].reshape(-1, 3).astype(np.float32) + 8.0) - sa @ coef
+    res = _LOG8[half[sidx]] - sa @ coef
     k = min(len(res) - 1, round(0.995 * (len(res) - 1)))
     papers = np.partition(res, k, axis=0)[k]
     c = int(np.argmax(papers))
     best_paper = float(papers[c])
-    empty = np.zeros((h, w), np.uint8)
     if best_paper < noise:
-        return Layers(mask=empty, image=np.ascontiguousarray(img[:, :, c]), exp_bg=None, channel=c,
-                      paper_gain=1.0)
+        return Layers(mask=np.zeros((h, w), np.uint8), image=cv2.extractChannel(small, c), coarse=None,
+                      channel=c, paper_gain=1.0, contours=())
     # Card edges are blurred; cut them half-way between felt and paper (in linear terms), not at the noise
     # level, or neighbouring board cards merge. Whatever the border encloses is filled in afterwards.
     thr = max(noise, float(np.log(PAPER_CUT * np.exp(best_paper) + 1.0 - PAPER_CUT)))
@@ -238,11 +265,10 @@ def card_layers(small: np.ndarray, prior: FeltFit | None = None) -> Layers:
     kc = coef[:, c].astype(np.float32)
     bg = kc[0] + kc[1] * xs + kc[2] * ys + kc[3] * xs * xs + kc[4] * xs * ys + kc[5] * ys * ys
     coarse = np.exp(bg).astype(np.float32)
-    exp_bg = cv2.resize(coarse, (cw * _COARSE, ch * _COARSE), interpolation=cv2.INTER_LINEAR)[:h, :w]
-    cut = exp_bg * np.float32(np.exp(thr)) - 8.0
-    # The channel is whole grey levels: "brighter than cut" is "brighter than floor(cut)", compared in uint8.
-    cut8 = np.clip(np.floor(cut), 0, 255).astype(np.uint8)
-    return _cut(small, FeltFit(channel=c, cut=cut8, exp_bg=np.ascontiguousarray(exp_bg), light=light,
+    # The channel is whole grey levels: "brighter than cut" is "brighter than floor(cut)"; the coarse cut
+    # is interpolated in uint8 (within half a grey level of interpolating it in float).
+    cut8 = _full(np.clip(np.floor(coarse * np.float32(np.exp(thr)) - 8.0), 0, 255).astype(np.uint8), h, w)
+    return _cut(small, FeltFit(channel=c, cut=np.ascontiguousarray(cut8), coarse=coarse, light=light,
                                paper_gain=max(float(np.exp(best_paper)) - 1.0, 1e-3)))
 
 
@@ -256,43 +282,60 @@ def _cut(small: np.ndarray, fit: FeltFit) -> Layers:
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     holes = _fill(closed) & ~closed
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    return Layers(mask=_fill(mask | holes), image=chan, exp_bg=fit.exp_bg, channel=fit.channel,
-                  paper_gain=fit.paper_gain, fit=fit)
+    filled, contours = _filled(mask | holes)
+    return Layers(mask=filled, image=chan, coarse=fit.coarse, channel=fit.channel,
+                  paper_gain=fit.paper_gain, fit=fit, contours=contours)
+
+
+def _filled(mask: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The mask with every hole filled, and its outer contours (every point: the blobs are made from them)."""
+    out = np.zeros_like(mask)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out, tuple(contours)
 
 
 def reference_mask(small: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Pixels that differ from the empty table, after one gain per channel (the room's light drifts):
-    works on any table surface, light wood and white cloth included, and at the table's edge.
+    works on any table surface, light wood and white cloth included, and at the table's edge."""
+    return reference_layers(small, reference).mask
 
-    |log(cur + 8) - log(ref + 8) - gain| > cut is tested as two linear bounds per channel around the
-    reference (made once per reference and size), so no per-pixel logarithm is taken."""
+
+def reference_layers(small: np.ndarray, reference: np.ndarray) -> Layers:
+    """`reference_mask` with the mask's outer contours.
+
+    |log(cur + 8) - log(ref + 8) - gain| > cut is tested as: the frame scaled by exp(-gain) per channel
+    (one `transform`) against two bounds around the reference made once per reference and size (one
+    `inRange` for the three channels), so no per-pixel logarithm or float image is made."""
     h, w = small.shape[:2]
-    ref = _linear_ref(reference, w, h)  # reference + 8, float32, work size
+    lo, hi, logref = _ref_bounds(reference, w, h)
     cur = cv2.GaussianBlur(small, (3, 3), 0)
-    sample = cur[::4, ::4].reshape(-1, 3).astype(np.float32) + 8.0
-    gain = np.median(np.log(sample) - np.log(ref[::4, ::4].reshape(-1, 3)), axis=0)  # global, per channel
-    curf = cur.astype(np.float32) + 8.0
-    mask = np.zeros((h, w), np.uint8)
-    for c in range(3):
-        lo = ref[:, :, c] * np.float32(np.exp(gain[c] - REFERENCE_CUT))
-        hi = ref[:, :, c] * np.float32(np.exp(gain[c] + REFERENCE_CUT))
-        ch = curf[:, :, c]
-        mask |= cv2.compare(ch, hi, cv2.CMP_GT) | cv2.compare(ch, lo, cv2.CMP_LT)
+    gain = np.median(_LOG8[cur[::8, ::8].reshape(-1, 3)] - logref, axis=0)  # global, per channel
+    k = np.exp(-gain)
+    # (cur + 8) e^-gain - 8, rounded and saturated to 0..255 like the bounds.
+    scaled = cv2.transform(cur, np.hstack([np.diag(k), (8 * k - 8)[:, None]]).astype(np.float32))
+    mask = cv2.bitwise_not(cv2.inRange(scaled, lo, hi))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return _fill(mask)
+    filled, contours = _filled(mask)
+    return Layers(mask=filled, image=cv2.extractChannel(small, 0), coarse=None, channel=0, paper_gain=1.0,
+                  contours=contours)
 
 
-_REF_CACHE: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+_REF_CACHE: dict[tuple[int, int, int], tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
 
 
-def _linear_ref(reference: np.ndarray, w: int, h: int) -> np.ndarray:
-    """The reference scaled to the work size, plus 8 (the log offset), kept while the reference object is
-    the same (update_reference makes a new one)."""
+def _ref_bounds(reference: np.ndarray, w: int, h: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reference scaled to the work size as uint8 bounds (lo, hi: a pixel within them, after the
+    frame's gain, is table) and the log of its sample (every 8th pixel), kept while the reference object
+    is the same (update_reference makes a new one)."""
     key = (id(reference), w, h)
     hit = _REF_CACHE.get(key)
     if hit is not None and hit[0] is reference:
         return hit[1]
-    val = cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) + 8.0
+    ref = cv2.resize(reference, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) + 8.0
+    lo = np.clip(np.ceil(ref * np.float32(np.exp(-REFERENCE_CUT)) - 8.0), 0, 255).astype(np.uint8)
+    hi = np.clip(np.floor(ref * np.float32(np.exp(REFERENCE_CUT)) - 8.0), 0, 255).astype(np.uint8)
+    val = (lo, hi, np.log(ref[::8, ::8].reshape(-1, 3)))
     _REF_CACHE.clear()
     _REF_CACHE[key] = (reference, val)
     return val
@@ -340,8 +383,10 @@ class _Blob:
     area: float
 
 
-def _blobs(mask: np.ndarray, min_area: float) -> list[_Blob]:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+def _blobs(mask: np.ndarray, min_area: float, contours: tuple[np.ndarray, ...] | None = None) -> list[_Blob]:
+    """The clusters of cards of a mask (its outer contours, found here unless given) at least min_area."""
+    if contours is None:
+        contours = tuple(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0])
     out = []
     for c in contours:
         area = cv2.contourArea(c)
@@ -803,24 +848,31 @@ class _SetScore:
 
     def local_search(self, chosen: list[int]) -> tuple[list[int], float]:
         """Drop a card or swap one for another proposal while that raises the score."""
-        current = self.score(chosen)
-        for _ in range(4):
-            improved = False
-            for k in range(len(chosen) - 1, -1, -1):
-                trial = chosen[:k] + chosen[k + 1:]
-                sc = self.score(trial)
-                if trial and sc > current + 1e-6:
-                    chosen, current, improved = trial, sc, True
-            for k in range(len(chosen)):
-                rest = chosen[:k] + chosen[k + 1:]
-                scores = self.with_each(rest)
-                scores[rest] = -np.inf
-                i = int(np.argmax(scores))
-                if scores[i] > current + 1e-6:
-                    chosen, current, improved = [*rest, i], float(scores[i]), True
-            if not improved:
-                break
-        return chosen, current
+        return drop_swap_search(chosen, self.score, lambda rest: self.with_each(rest))
+
+
+def drop_swap_search(chosen: list[int], score: Callable[[list[int]], float],
+                     with_each: Callable[[list[int]], np.ndarray]) -> tuple[list[int], float]:
+    """Drop a card or swap one for another proposal while that raises the score (at most four rounds).
+    `with_each(rest)` scores rest + [i] for every proposal i."""
+    current = score(chosen)
+    for _ in range(4):
+        improved = False
+        for k in range(len(chosen) - 1, -1, -1):
+            trial = chosen[:k] + chosen[k + 1:]
+            sc = score(trial)
+            if trial and sc > current + 1e-6:
+                chosen, current, improved = trial, sc, True
+        for k in range(len(chosen)):
+            rest = chosen[:k] + chosen[k + 1:]
+            scores = np.array(with_each(rest), np.float64)
+            scores[rest] = -np.inf
+            i = int(np.argmax(scores))
+            if scores[i] > current + 1e-6:
+                chosen, current, improved = [*rest, i], float(scores[i]), True
+        if not improved:
+            break
+    return chosen, current
 
 
 def _as_single(blob: _Blob, long: float) -> np.ndarray | None:
@@ -911,14 +963,19 @@ def face_stats(frame: np.ndarray, quad: np.ndarray,
 
 
 def is_face_up(paper: float, hist: np.ndarray, back: BackModel | None) -> bool:
+    return bool(faces_up(np.array([paper]), np.asarray(hist, np.float32)[None], back)[0])
+
+
+def faces_up(paper: np.ndarray, hist: np.ndarray, back: BackModel | None) -> np.ndarray:
+    """Face up or down of K cards from their paper fractions (K) and colour histograms (K×64)."""
     if back is None:
-        return paper > GENERIC_UP_THRESHOLD
-    sim = float(np.sum(np.sqrt(hist * np.asarray(back.hist, np.float32))))  # Bhattacharyya coefficient
+        return np.asarray(paper > GENERIC_UP_THRESHOLD)
+    sim = np.sqrt(hist * np.asarray(back.hist, np.float32)).sum(axis=1)  # Bhattacharyya coefficient
     if back.paper < 0.3:
         thr = float(np.clip((back.paper + 0.5) / 2, 0.22, 0.5))
-        return paper > thr and not (sim > 0.85 and paper < back.paper + 0.15)
+        return np.asarray((paper > thr) & ~((sim > 0.85) & (paper < back.paper + 0.15)))
     # A back with much white in it: rely on its colour histogram.
-    return sim < 0.6
+    return np.asarray(sim < 0.6)
 
 
 # ---------------------------------------------------------------- the pipeline
@@ -958,6 +1015,7 @@ class _Scene:
     blobs: list[_Blob]
     long: float  # card long side, work pixels
     scale: float  # work / frame
+    mask: np.ndarray  # the card mask (work pixels)
     _layers: Layers | None = None
     _minch: np.ndarray | None = None
 
@@ -989,17 +1047,18 @@ def _scene(frame: np.ndarray, model: VisionModel, memory: SceneMemory | None = N
         if scale < 1 else frame
     layers = None
     if model.reference is not None:
-        mask = reference_mask(small, model.reference)
+        ref = reference_layers(small, model.reference)
+        mask, contours = ref.mask, ref.contours
     else:
         layers = card_layers(small, memory.fit if memory is not None else None)
-        mask = layers.mask
+        mask, contours = layers.mask, layers.contours
         if memory is not None:
             memory.fit = layers.fit
     known = model.card_long_at((fw, fh))
     guess = (known if known is not None else FALLBACK_LONG * fh) * scale
-    blobs = _blobs(mask, 0.25 * guess * guess / CARD_ASPECT)
+    blobs = _blobs(mask, 0.25 * guess * guess / CARD_ASPECT, contours)
     long = guess if known is not None else estimate_card_long(blobs, guess)
-    return _Scene(frame=frame, small=small, blobs=blobs, long=long, scale=scale, _layers=layers)
+    return _Scene(frame=frame, small=small, blobs=blobs, long=long, scale=scale, mask=mask, _layers=layers)
 
 
 def _locate(frame: np.ndarray, model: VisionModel) -> tuple[list[_Group], float, float]:
@@ -1016,27 +1075,6 @@ def locate_cards(frame: np.ndarray, model: VisionModel | None = None) -> tuple[l
     """Card quadrilaterals in frame pixels grouped by blob (cards that touch), and the card long side."""
     groups, long, _ = _locate(frame, model or VisionModel())
     return [g.quads for g in groups], long
-
-
-def _uncovered_face(group: _Group, downs: list[np.ndarray], ups: list[np.ndarray], scale: float,
-                    long: float) -> np.ndarray | None:
-    """A face-up card all but hidden under others shows as a band of paper wider than any card border
-    outside every card found. Returns that band's box (frame pixels), or None."""
-    short_w = long * scale / CARD_ASPECT
-    mm = short_w / 63.0
-    ox, oy = group.blob.origin
-    paper = ((group.alpha > 0.7) & (group.blob.filled > 0)).astype(np.uint8)
-    cover = np.zeros_like(paper)
-    for q in downs + ups:
-        cv2.fillPoly(cover, [np.round(q * scale - [ox, oy]).astype(np.int32)], 1)
-    cover = cv2.dilate(cover, np.ones((max(3, round(3 * mm)),) * 2, np.uint8))
-    residual = paper & (1 - cover)
-    k = max(3, round(UNCOVERED_MM * mm))
-    residual = cv2.morphologyEx(residual, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    if residual.sum() < UNCOVERED_AREA * short_w * short_w * CARD_ASPECT:
-        return None
-    pts = (np.argwhere(residual > 0)[:, ::-1] + [ox, oy]).astype(np.float32)
-    return np.asarray(cv2.boxPoints(cv2.minAreaRect(pts)), np.float32) / scale
 
 
 class SceneMemory:
@@ -1098,56 +1136,83 @@ def detect(frame: np.ndarray, model: VisionModel | None = None,
 
 
 def detect_on_felt(frame: np.ndarray, model: VisionModel, memory: SceneMemory | None = None) -> Detection:
-    """The felt-model pipeline: cards are what a smooth background fit of the table (or the empty-table
-    reference) does not explain."""
+    """The calibrated pipeline: cards are what a smooth background fit of the table (or the empty-table
+    reference) does not explain. Clusters not recalled from `memory` are split, oriented and read all
+    together (controller/vision/split.py, orient.py)."""
     fh, fw = frame.shape[:2]
-    zones = model.scaled_zones((fw, fh))
     sc = _scene(frame, model, memory)
-    out: list[DetectedCard] = []
-    seen: list[tuple[_Blob, np.ndarray, tuple[DetectedCard, ...]]] = []
-    for blob in sc.blobs:
-        thumb = memory.thumb(sc.small, blob) if memory is not None else None
-        cards = memory.recall(blob, thumb) if memory is not None and thumb is not None else None
-        if cards is None:
-            quads = sc.quads(blob)
-            cards = _group_cards(frame, _Group(quads=quads, blob=blob, alpha=np.zeros((0, 0), np.float32)),
-                                 sc, model, zones) if quads else ()
-        if thumb is not None:
-            seen.append((blob, thumb, cards))
-        out.extend(cards)
+    thumbs = [memory.thumb(sc.small, b) for b in sc.blobs] if memory is not None else []
+    known: list[tuple[DetectedCard, ...] | None] = [None] * len(sc.blobs)
     if memory is not None:
-        memory.keep(seen)
-    return Detection(cards=tuple(out), card_long_px=sc.long / sc.scale)
+        known = [memory.recall(b, t) for b, t in zip(sc.blobs, thumbs, strict=True)]
+    new = [i for i, k in enumerate(known) if k is None]
+    if new:
+        blobs = [sc.blobs[i] for i in new]
+        groups = split_clusters(sc, blobs)
+        for i, cards in zip(new, orient_clusters(frame, sc, blobs, groups, model,
+                                                  model.scaled_zones((fw, fh))), strict=True):
+            known[i] = cards
+    if memory is not None:
+        memory.keep([(b, t, k or ()) for b, t, k in zip(sc.blobs, thumbs, known, strict=True)])
+    return Detection(cards=tuple(c for k in known for c in k or ()), card_long_px=sc.long / sc.scale)
 
 
-def _group_cards(frame: np.ndarray, g: _Group, sc: _Scene, model: VisionModel,
-                 zones: Mapping[str, np.ndarray], read: bool = True) -> tuple[DetectedCard, ...]:
-    """Face, code (unless `read` is false) and zone of each card of one cluster, and a face hidden all but
-    a band under them."""
-    quads = g.quads
-    out: list[DetectedCard] = []
-    downs, ups = [], []
-    stats = [face_stats(frame, q, quads[:i] + quads[i + 1:]) for i, q in enumerate(quads)]
-    if all(st[2] < MIN_VISIBLE for st in stats):
-        # Proposals covering each other entirely: there is still a card; judge the best one alone.
-        best = int(np.argmax([st[2] for st in stats]))
-        quads, stats = [quads[best]], [face_stats(frame, quads[best], [])]
-    for i, q in enumerate(quads):
-        others = quads[:i] + quads[i + 1:]
-        paper, hist, vis = stats[i]
-        if vis < MIN_VISIBLE:
-            continue  # a sliver: a duplicate hypothesis or a buried card, nothing to classify
-        up = is_face_up(paper, hist, model.back)
-        (ups if up else downs).append(q)
-        code = _read(frame, q, others, model) if up and read else None
-        out.append(DetectedCard(polygon=q, face_up=up, paper=paper, card=code, zone=_zone_of(q, zones)))
-    if downs:
-        g.alpha = sc.alpha(g.blob)
-        band = _uncovered_face(g, downs, ups, sc.scale, sc.long / sc.scale)
+def split_clusters(sc: _Scene, blobs: list[_Blob]) -> list[list[np.ndarray]]:
+    """The cards of each cluster, frame pixels, portrait order (all clusters at once)."""
+    from controller.vision.split import portraits, split_all  # here: split.py builds on this module
+
+    found = split_all(blobs, sc.long, sc.minch(), sc.scale, sc.mask)
+    flat = [q for qs in found for q in qs]
+    if not flat:
+        return [[] for _ in found]
+    quads = list(portraits(np.asarray(flat) / sc.scale))
+    out, k = [], 0
+    for qs in found:
+        out.append(quads[k:k + len(qs)])
+        k += len(qs)
+    return out
+
+
+def orient_clusters(frame: np.ndarray, sc: _Scene, blobs: list[_Blob], groups: list[list[np.ndarray]],
+                    model: VisionModel, zones: Mapping[str, np.ndarray],
+                    read: bool = True) -> list[tuple[DetectedCard, ...]]:
+    """Face, zone and (unless `read` is false) code of each card of each cluster, and a face hidden all but
+    a band under a cluster with a face-down card."""
+    from controller.vision.orient import cluster_cards, hidden_faces
+
+    cards = cluster_cards(frame, groups, model.back, zones)
+    downs = [[c.polygon for c in cs if not c.face_up] for cs in cards]
+    ups = [[c.polygon for c in cs if c.face_up] for cs in cards]
+    with_downs = [b for b, d in zip(blobs, downs, strict=True) if d]
+    bands: list[np.ndarray | None] = [None] * len(blobs)
+    if with_downs:
+        x0 = max(min(b.origin[0] for b in with_downs), 0)
+        y0 = max(min(b.origin[1] for b in with_downs), 0)
+        x1 = max(b.origin[0] + b.filled.shape[1] for b in with_downs)
+        y1 = max(b.origin[1] + b.filled.shape[0] for b in with_downs)
+        bands = hidden_faces(_paper_white(sc, model, x0, y0, x1, y1), (x0, y0), sc.mask, blobs, downs, ups,
+                             sc.scale, sc.long / sc.scale)
+    out = []
+    for g, cs, band in zip(groups, cards, bands, strict=True):
+        if read:
+            cs = [replace(c, card=_read(frame, c.polygon, [o for o in g if o is not c.polygon], model))
+                  if c.face_up else c for c in cs]
         if band is not None:
-            out.append(DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
-                                    zone=_zone_of(band, zones)))
-    return tuple(out)
+            cs = [*cs, DetectedCard(polygon=portrait(band), face_up=True, paper=1.0, card=None,
+                                    zone=_zone_of(band, zones))]
+        out.append(tuple(cs))
+    return out
+
+
+def _paper_white(sc: _Scene, model: VisionModel, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """Paper-white pixels of a box of the work frame: above 70 % of the way from the felt to the cards'
+    white under the felt fit; with an empty-table reference (no felt fit made), the min channel above
+    0.72 × the cards' white (95 % of the min channel over the card mask, as the face test's white)."""
+    if sc._layers is not None or model.reference is None:
+        return sc.layers.paper_white(x0, y0, x1, y1)
+    work = min_channel(sc.small)
+    white = max(quantile(work[sc.mask > 0], 0.95), 20.0) if sc.mask.any() else 255.0
+    return np.asarray(work[y0:y1, x0:x1] > 0.72 * white)
 
 
 def _read(frame: np.ndarray, quad: np.ndarray, others: list[np.ndarray], model: VisionModel) -> str | None:

@@ -17,11 +17,6 @@ FRAMES = 500 if FULL else 60
 NOT_YET: dict[str, str] = {} if FULL else {
     "exposed": "98.7 % on this 60-frame set (77 of 78 zones; 99.4 % on the 500-frame set): a face-up card "
                "mostly covered by the card on top of it is sometimes missed",
-    # Was 0.25 % (1 zone) when set; issue #18's faster mask differs from the old one by 3 edge pixels in
-    # frame 42, where a muck pile of four green-lattice backs is now split into one skewed quad (the 4c,
-    # missed before) and the white borders of the other three, left uncovered, read as a hidden face.
-    "false_exposed": "0.51 % on this 60-frame set (2 of 396 clean zones: a seat in frame 2, as before, and "
-                     "the muck of frame 42), bound 0.5 %",
 }
 
 
