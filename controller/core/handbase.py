@@ -214,6 +214,13 @@ class HandBase:
         committed = self.prev.get(seat, 0) + (self.round.committed.get(seat, 0) if self.round else 0)
         return self.record.starting_stacks.get(seat, 0) - committed
 
+    def _stacks_now(self, seats: Sequence[int]) -> dict[int, int]:
+        """`stack_now` of every seat in `seats` (between rounds: one subtraction each)."""
+        if self.round is not None:
+            return {s: self.stack_now(s) for s in seats}
+        start, prev = self.record.starting_stacks, self.prev
+        return {s: start.get(s, 0) - prev.get(s, 0) for s in seats}
+
     def limit_reached(self) -> bool:
         """The "two actions" point after which most dealing errors stand (profile)."""
         rnd = self.round

@@ -108,7 +108,7 @@ class StudHand(Hand):
             self.in_flight.pop(card, None)  # a card lifted and put back
             self.zones.put(card, f"seat{seat}", _uid(ev))
             return []
-        dup = self._dup(card, f"seat{seat}", ev)
+        dup = self._dup(card, f"seat{seat}", ev) if self.zones.zone_of(card) is not None else None
         if dup:
             return dup
         self.in_flight.pop(card, None)
@@ -222,7 +222,7 @@ class StudHand(Hand):
     def _new_round(self, t: float, first: int, live: list[int] | None = None) -> None:
         """Open the street's betting round from `first`; `live`: the live seats, when the caller has them."""
         order = self.live() if live is None else live
-        stacks = {s: self.stack_now(s) for s in order}
+        stacks = self._stacks_now(order)
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
@@ -288,7 +288,7 @@ class StudHand(Hand):
         return showing
 
     def _after_round_change(self, t: float) -> list[Finding]:
-        out = super()._after_round_change(t)
+        out = Hand._after_round_change(self, t)  # named, not super(): asked after every action
         if self.checker is None:
             return out  # the usual case: no opener mucked after his forced bet
         rnd = self.round
@@ -528,7 +528,8 @@ class StudHand(Hand):
             self.lost.pop(card, None)
             if (before := self.zones.zone_of(card)) is not None:
                 self.zones.take(card, before)
-        dup = self._dup(card, f"seat{seat}", ev)
+        # A card not on the table cannot be a duplicate: the usual case asks no more (replay speed).
+        dup = self._dup(card, f"seat{seat}", ev) if self.zones.zone_of(card) is not None else None
         if dup:
             return dup
         if card in self.boxed:
