@@ -285,7 +285,7 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
 
 
 # --- the fast path for the common events (replay and import speed, bench/phh_bench.py) -------------------
-# A card, action, chips or knock line in its plain form is built here with the same checks as below, in
+# A card, action, chips, knock or seat line in its plain form is built here with the same checks as below, in
 # fewer steps; any other line, and any value the checks below would refuse or convert, returns None and goes
 # the reference way, which also gives every error (tests/core/test_eventlog_fast.py checks they agree).
 _CARD_EVENTS: dict[str, type[CardSeen | CardGone | Exposed]] = {
@@ -313,7 +313,7 @@ def _fast_event(obj: dict[str, Any], max_seat: int) -> Event | None:
     cls = _CARD_EVENTS.get(kind)
     if cls is not None:
         zone, card, uid = obj.get("zone"), obj.get("card"), obj.get("uid")
-        if type(zone) is not str or zone not in _zones(max_seat):
+        if type(zone) is not str or zone not in (_ZONES.get(max_seat) or _zones(max_seat)):
             return None
         if uid is None and type(card) is str and is_card(card):
             return cls(t=float(t), source=source, zone=zone, card=card)
@@ -322,11 +322,18 @@ def _fast_event(obj: dict[str, Any], max_seat: int) -> Event | None:
         return None
     if kind == "knock":
         return Knock(t=float(t), source=source)
-    if kind not in ("action", "chips"):
+    if kind not in ("action", "chips", "seat"):
         return None
     seat, amount = obj.get("seat"), obj.get("amount")
     if type(seat) is not int or not 1 <= seat <= max_seat:
         return None
+    if kind == "seat":
+        player, stack = obj.get("player"), obj.get("stack")
+        if player is not None and type(player) is not str:
+            return None
+        if type(stack) is not int or not 0 <= stack <= _MAX_INT:
+            return None
+        return SeatEvent(t=float(t), source=source, seat=seat, player=player, stack=stack)
     if kind == "chips":
         if obj.get("declared") is not None or type(amount) is not int or not 0 <= amount <= _MAX_INT:
             return None

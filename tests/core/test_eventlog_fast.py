@@ -102,7 +102,8 @@ def test_every_logged_line_reads_alike_both_ways() -> None:
 
 @fuzz_settings(600)
 @given(index=st.integers(0, 10**6), key=st.text(min_size=1, max_size=8) | st.sampled_from(
-    ["t", "type", "zone", "card", "uid", "seat", "amount", "action", "declared", "source", "unread"]),
+    ["t", "type", "zone", "card", "uid", "seat", "amount", "action", "declared", "source", "unread", "player",
+     "stack"]),
     value=st.sampled_from(HOSTILE), drop=st.booleans())
 def test_mutated_lines_read_alike_both_ways(index: int, key: str, value: str, drop: bool) -> None:
     lines = _lines()
