@@ -11,7 +11,7 @@ from controller.core.alerts import Finding, Street
 from controller.core.antes import AnteLedger
 from controller.core.catalogue import entry
 from controller.core.events import ActionEvent, ChipsEvent, Event
-from controller.core.forced import NO_EXTRAS, Extras
+from controller.core.forced import NO_EXTRAS, Extras, Post
 from controller.core.games.base import GamePlan
 from controller.core.games.holdem import PLAN as HOLDEM
 from controller.core.pots import OddChipOrder
@@ -180,6 +180,7 @@ class HandBase:
         self.settled = False
         self.t = t
         self.extras: Extras = NO_EXTRAS  # straddles, posts, dead chips from hand_start (forced.py)
+        self._posts_memo: tuple[Level, Extras, tuple[Post, ...]] | None = None  # deal.py forced_posts
 
     # --- derived -----------------------------------------------------------------------------------
     @property
