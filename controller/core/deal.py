@@ -131,9 +131,10 @@ class DealPart(HandBase):
             self.in_flight.pop(card, None)  # a card lifted and put back
             self.zones.put(card, f"seat{seat}", _uid(ev))
             return out
-        out = self._dup(card, f"seat{seat}", ev)
-        if out:
-            return out
+        if self.zones.zone_of(card) is not None:  # a card not on the table cannot be a duplicate
+            out = self._dup(card, f"seat{seat}", ev)
+            if out:
+                return out
         out += self._flight_check(card)
         if not self.blinds_done:
             out += self._resolve_blinds()

@@ -54,23 +54,23 @@ _COMPACT = json.JSONEncoder(allow_nan=False, separators=(",", ":"), ensure_ascii
 # mark itself and reads every other value exactly as `json` does (floats correctly rounded, the last of two
 # equal keys); what it accepts and our rules refuse (an integer beyond 64 bits, nesting deeper than
 # MAX_DEPTH) is checked on the value. Anything else it refuses goes to the reference path below, which
-# gives the error (tests/core/test_strictjson_fast.py checks both paths agree).
+# gives the error (tests/core/test_eventlog_fast.py checks both paths agree).
 _FAST = msgspec.json.Decoder()
-_NOT_PLAIN = object()
+NOT_PLAIN = object()
 
 
-def _fast(data: str) -> Any:
-    """The value of `data` by msgspec, or _NOT_PLAIN when only the reference path may say."""
+def loads_plain(data: str) -> Any:
+    """The value of `data` by msgspec, or NOT_PLAIN when only `loads` may say (its reference path)."""
     try:
         value = _FAST.decode(data)
     except (msgspec.MsgspecError, RecursionError):
-        return _NOT_PLAIN
+        return NOT_PLAIN
     if type(value) is dict and data.count("{") == 1 and "[" not in data:  # one flat object: an event line
         for item in value.values():
             if type(item) is int and not -MAX_INT - 1 <= item <= MAX_INT:
-                return _NOT_PLAIN
+                return NOT_PLAIN
         return value
-    return value if _walk_ok(value) else _NOT_PLAIN
+    return value if _walk_ok(value) else NOT_PLAIN
 
 
 def _walk_ok(value: Any) -> bool:
@@ -109,8 +109,8 @@ def loads(data: str | bytes) -> Any:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise JsonError(f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
-    value = _fast(data)
-    if value is not _NOT_PLAIN:
+    value = loads_plain(data)
+    if value is not NOT_PLAIN:
         return value
     return _reference_loads(data)
 

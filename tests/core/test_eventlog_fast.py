@@ -22,6 +22,7 @@ from controller.core.eventlog import (
     dumps_event,
     event_from_json,
     event_to_json,
+    read_events,
 )
 from controller.core.events import (
     ActionEvent,
@@ -78,7 +79,24 @@ def _lines() -> tuple[str, ...]:
     return tuple(ln for ln in lines if ln.strip())
 
 
+def _read_one(text: str, max_seat: int) -> Any:
+    return [ev for _, ev in read_events([text], max_seat=max_seat)]
+
+
+def _reference_one(text: str, max_seat: int) -> Any:
+    try:
+        obj = strictjson._reference_loads(text)
+    except strictjson.JsonError as exc:
+        raise LogError(str(exc), line=1) from None
+    try:
+        return [_reference_event(obj, max_seat)] if text.strip() else []
+    except LogError as exc:
+        raise LogError(exc.reason, line=1, field=exc.field) from None
+
+
 def _check_line(text: str) -> None:
+    if text.strip():
+        assert _outcome(_read_one, text, 10) == _outcome(_reference_one, text, 10), text
     fast, ref = _outcome(strictjson.loads, text), _outcome(strictjson._reference_loads, text)
     assert fast[0] == ref[0] and (_same(fast[1], ref[1]) if fast[0] == "ok" else fast[1] == ref[1]), text
     if fast[0] != "ok":
