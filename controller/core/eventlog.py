@@ -407,7 +407,12 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
 
 def dumps_event(event: BaseEvent) -> str:
     """One JSON Lines record (no trailing newline), compact and key-order stable."""
-    if type(event) in _FLAT_DUMP:
+    kind = type(event)
+    if kind is CardSeen or kind is CardGone or kind is Exposed:
+        text = _dumps_card(event)  # type: ignore[arg-type]
+        if text is not None:
+            return text
+    if kind in _FLAT_DUMP:
         text = _dumps_flat(event)
         if text is not None:
             return text
@@ -432,6 +437,20 @@ def _scalar(value: Any) -> str | None:
         return float.__repr__(value) if math.isfinite(value) else None  # NaN: the encoder's error
     if kind is bool:
         return "true" if value else "false"
+    return None
+
+
+def _dumps_card(ev: CardSeen | CardGone | Exposed) -> str | None:
+    """`_dumps_flat` of the commonest line, a card by its code or tag in a plain zone (no escaping needed:
+    a card code, a tag and a valid zone are letters and digits); None: `_dumps_flat` decides."""
+    t, zone, card, uid = ev.t, ev.zone, ev.card, ev.uid
+    if (type(t) is not float or not math.isfinite(t) or ev.source is not None or type(zone) is not str
+            or not zone.isalnum() or getattr(ev, "unread", None) is not None):
+        return None
+    if uid is None and type(card) is str and is_card(card):
+        return f'{{"t":{float.__repr__(t)},"type":"{ev.TYPE}","zone":"{zone}","card":"{card}"}}'
+    if card is None and type(uid) is str and uid.isalnum():
+        return f'{{"t":{float.__repr__(t)},"type":"{ev.TYPE}","zone":"{zone}","uid":"{uid}"}}'
     return None
 
 

@@ -262,6 +262,8 @@ def _check_limits(raw: dict[str, Any], variant: str, scale: int) -> None:
 
 def _scaled_action(action: str, scale: int) -> str:
     """The action with a `cbr` amount in integer units."""
+    if "cbr" not in action:
+        return action  # no bet or raise: nothing to scale (most actions; parse speed)
     body, sep, comment = action.partition("#")
     words = body.split()
     if len(words) == 3 and words[1] == "cbr":

@@ -157,7 +157,11 @@ def _events() -> list[BaseEvent]:
                SeatEvent(t=1.0, seat=2, player="Zoë \u2028", stack=5),
                ActionEvent(t=4.0, seat=1, action="check"),
                ChipsEvent(t=5.0, seat=3, amount=7, declared="raise", declared_amount=9),
-               CardSeen(t=math.nan, zone="seat1", card="Ah"), CardSeen(t=True, zone="seat1", card="Ah")]
+               CardSeen(t=math.nan, zone="seat1", card="Ah"), CardSeen(t=True, zone="seat1", card="Ah"),
+               CardSeen(t=1.0, zone="séat1", card="Ah"), CardSeen(t=1.0, zone='se"at\n', card="Ah"),
+               Exposed(t=1.0, zone="seat1", uid="04a1b2"), CardGone(t=1.0, zone="seat1", uid="04:a1"),
+               CardSeen(t=1.0, zone="seat1", card="Ah", uid="04a1b2"),
+               CardSeen(t=1.0, zone="seat1", card="ah")]
     return events
 
 
