@@ -90,10 +90,17 @@ class DealPart(HandBase):
                           straddles=ex.straddles, posts=ex.posts, dead=ex.dead)
 
     def forced_posts(self) -> list[Post]:
-        """Every forced bet of this hand, as controller/core/forced.py rules (ante modes, short stacks)."""
-        r = self.record
-        return posts_due(self._forced_bets(), button=r.button, sb_seat=r.sb_seat, bb_seat=r.bb_seat,
-                         order=self.dealt_in, stacks=r.starting_stacks)
+        """Every forced bet of this hand, as controller/core/forced.py rules (ante modes, short stacks).
+
+        Worked out once per level and extras (the hand's seats, button and starting stacks never change):
+        every chips event before the deal and the deal's start ask for it (import speed, issue 16)."""
+        memo = self._posts_memo
+        if memo is None or memo[0] is not self.level or memo[1] is not self.extras:
+            r = self.record
+            posts = posts_due(self._forced_bets(), button=r.button, sb_seat=r.sb_seat, bb_seat=r.bb_seat,
+                              order=self.dealt_in, stacks=r.starting_stacks)
+            memo = self._posts_memo = (self.level, self.extras, tuple(posts))
+        return list(memo[2])
 
     def expected_posts(self) -> dict[int, int]:
         """Blinds due this hand (a short stack posts what it has; a seat all-in on its ante owes none)."""
@@ -124,9 +131,10 @@ class DealPart(HandBase):
             self.in_flight.pop(card, None)  # a card lifted and put back
             self.zones.put(card, f"seat{seat}", _uid(ev))
             return out
-        out = self._dup(card, f"seat{seat}", ev)
-        if out:
-            return out
+        if self.zones.zone_of(card) is not None:  # a card not on the table cannot be a duplicate
+            out = self._dup(card, f"seat{seat}", ev)
+            if out:
+                return out
         out += self._flight_check(card)
         if not self.blinds_done:
             out += self._resolve_blinds()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -9,7 +10,7 @@ from dataclasses import fields
 from typing import Any
 
 from controller.core import strictjson
-from controller.core.cards import CardError, check_zone, normalise_uid, parse_card
+from controller.core.cards import FIXED_ZONES, CardError, check_zone, is_card, normalise_uid, parse_card
 from controller.core.events import (
     ACTIONS,
     CONSOLE_BUTTONS,
@@ -283,8 +284,79 @@ def _fields_for(kind: str, obj: Mapping[str, Any], max_seat: int) -> dict[str, A
     raise LogError(f"unknown event type {kind!r}", field="type")
 
 
+# --- the fast path for the common events (replay and import speed, bench/phh_bench.py) -------------------
+# A card, action, chips, knock or seat line in its plain form is built here with the same checks as below, in
+# fewer steps; any other line, and any value the checks below would refuse or convert, returns None and goes
+# the reference way, which also gives every error (tests/core/test_eventlog_fast.py checks they agree).
+_CARD_EVENTS: dict[str, type[CardSeen | CardGone | Exposed]] = {
+    "card": CardSeen, "card_gone": CardGone, "exposed": Exposed}
+_MAX_INT = strictjson.MAX_INT
+_PLAIN_UID = re.compile(r"[0-9a-f]{2,40}")  # a uid `normalise_uid` returns unchanged (even length too)
+_ZONES: dict[int, frozenset[str]] = {}  # max_seat → every zone name `check_zone` accepts
+
+
+def _zones(max_seat: int) -> frozenset[str]:
+    zones = _ZONES.get(max_seat)
+    if zones is None:  # seat1 … seat99 at most (check_zone's pattern), then the table's size
+        seats = (f"seat{n}" for n in range(1, min(max_seat, 99) + 1))
+        zones = _ZONES[max_seat] = frozenset((*FIXED_ZONES, *seats))
+    return zones
+
+
+def _fast_event(obj: dict[str, Any], max_seat: int) -> Event | None:
+    """The event of a plain common line, as `event_from_json` builds it; None: the reference decides."""
+    t, source, kind = obj.get("t"), obj.get("source"), obj.get("type")
+    if not ((type(t) is float and 0.0 <= t < math.inf) or (type(t) is int and t >= 0)):
+        return None
+    if (source is not None and type(source) is not str) or type(kind) is not str:
+        return None
+    cls = _CARD_EVENTS.get(kind)
+    if cls is not None:
+        zone, card, uid = obj.get("zone"), obj.get("card"), obj.get("uid")
+        if type(zone) is not str or zone not in (_ZONES.get(max_seat) or _zones(max_seat)):
+            return None
+        if uid is None and type(card) is str and is_card(card):
+            return cls(t=float(t), source=source, zone=zone, card=card)
+        if card is None and type(uid) is str and _PLAIN_UID.fullmatch(uid) and not len(uid) % 2:
+            return cls(t=float(t), source=source, zone=zone, uid=uid)
+        return None
+    if kind == "knock":
+        return Knock(t=float(t), source=source)
+    if kind not in ("action", "chips", "seat"):
+        return None
+    seat, amount = obj.get("seat"), obj.get("amount")
+    if type(seat) is not int or not 1 <= seat <= max_seat:
+        return None
+    if kind == "seat":
+        player, stack = obj.get("player"), obj.get("stack")
+        if player is not None and type(player) is not str:
+            return None
+        if type(stack) is not int or not 0 <= stack <= _MAX_INT:
+            return None
+        return SeatEvent(t=float(t), source=source, seat=seat, player=player, stack=stack)
+    if kind == "chips":
+        if obj.get("declared") is not None or type(amount) is not int or not 0 <= amount <= _MAX_INT:
+            return None
+        return ChipsEvent(t=float(t), source=source, seat=seat, amount=amount)
+    action = obj.get("action")
+    if action == "fold" or action == "check":
+        return ActionEvent(t=float(t), source=source, seat=seat, action=action) if amount is None else None
+    if action not in ACTIONS or type(amount) is not int or not 0 <= amount <= _MAX_INT:
+        return None
+    return ActionEvent(t=float(t), source=source, seat=seat, action=action, amount=amount)
+
+
 def event_from_json(obj: Any, *, max_seat: int = 99) -> Event:
     """Build one event from its decoded JSON object (raises LogError without a line number)."""
+    if type(obj) is dict:
+        fast = _fast_event(obj, max_seat)
+        if fast is not None:
+            return fast
+    return _reference_event(obj, max_seat)
+
+
+def _reference_event(obj: Any, max_seat: int) -> Event:
+    """`event_from_json` step by step: every check, every conversion, every error message."""
     if not isinstance(obj, Mapping):
         raise LogError("each line must be a JSON object")
     kind = obj.get("type")
@@ -335,7 +407,75 @@ def event_to_json(event: BaseEvent) -> dict[str, Any]:
 
 def dumps_event(event: BaseEvent) -> str:
     """One JSON Lines record (no trailing newline), compact and key-order stable."""
+    kind = type(event)
+    if kind is CardSeen or kind is CardGone or kind is Exposed:
+        text = _dumps_card(event)  # type: ignore[arg-type]
+        if text is not None:
+            return text
+    if kind in _FLAT_DUMP:
+        text = _dumps_flat(event)
+        if text is not None:
+            return text
     return strictjson.dumps_compact(event_to_json(event))
+
+
+# The events whose JSON is `t`, `type`, then scalar fields without defaults to drop: written straight to
+# text, byte for byte what the compact encoder writes for `event_to_json` (import-phh writes tens of
+# thousands; tests/core/test_eventlog_fast.py checks the two agree).
+_FLAT_DUMP = frozenset({CardSeen, CardGone, Exposed, ActionEvent, ChipsEvent, Knock, SeatEvent})
+_encode_str = json.encoder.encode_basestring  # the compact encoder's strings (ensure_ascii=False)
+
+
+def _scalar(value: Any) -> str | None:
+    """The JSON text of a str, int, finite float or bool as the compact encoder writes it; None otherwise."""
+    kind = type(value)
+    if kind is str:
+        return _encode_str(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        return float.__repr__(value) if math.isfinite(value) else None  # NaN: the encoder's error
+    if kind is bool:
+        return "true" if value else "false"
+    return None
+
+
+def _dumps_card(ev: CardSeen | CardGone | Exposed) -> str | None:
+    """`_dumps_flat` of the commonest line, a card by its code or tag in a plain zone (no escaping needed:
+    a card code, a tag and a valid zone are letters and digits); None: `_dumps_flat` decides."""
+    t, zone, card, uid = ev.t, ev.zone, ev.card, ev.uid
+    if (type(t) is not float or not math.isfinite(t) or ev.source is not None or type(zone) is not str
+            or not zone.isalnum() or getattr(ev, "unread", None) is not None):
+        return None
+    if uid is None and type(card) is str and is_card(card):
+        return f'{{"t":{float.__repr__(t)},"type":"{ev.TYPE}","zone":"{zone}","card":"{card}"}}'
+    if card is None and type(uid) is str and uid.isalnum():
+        return f'{{"t":{float.__repr__(t)},"type":"{ev.TYPE}","zone":"{zone}","uid":"{uid}"}}'
+    return None
+
+
+def _dumps_flat(event: BaseEvent) -> str | None:
+    t = _scalar(event.t)
+    if t is None:
+        return None
+    out = ['{"t":', t, ',"type":', _encode_str(event.TYPE)]
+    for name in _field_names(type(event)):
+        value = getattr(event, name)
+        if value is None:
+            if name == "player" and isinstance(event, SeatEvent):
+                out.append(',"player":null')
+            continue
+        text = _scalar(value)
+        if text is None:
+            return None
+        out.append(f',"{name}":{text}')  # field names are plain identifiers: nothing to escape
+    if event.source is not None:
+        source = _scalar(event.source)
+        if source is None:
+            return None
+        out.append(f',"source":{source}')
+    out.append("}")
+    return "".join(out)
 
 
 def parse_line(text: str, *, line: int = 0, max_seat: int = 99) -> Event:
@@ -355,7 +495,10 @@ def read_events(lines: Iterable[str], *, max_seat: int = 99) -> Iterator[tuple[i
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        event = parse_line(text, line=number, max_seat=max_seat)
+        obj = strictjson.loads_plain(text)  # the fast path in one step; any doubt: parse_line says
+        event = _fast_event(obj, max_seat) if type(obj) is dict else None
+        if event is None:
+            event = parse_line(text, line=number, max_seat=max_seat)
         if event.t < last_t:
             raise LogError(f"time goes backwards ({event.t} after {last_t})", line=number, field="t")
         last_t = event.t

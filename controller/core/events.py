@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import ClassVar, Literal, TypeAlias
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Literal, TypeAlias
 
 ActionName = Literal["fold", "check", "call", "bet", "raise", "allin"]
 ACTIONS: tuple[str, ...] = ("fold", "check", "call", "bet", "raise", "allin")
@@ -235,3 +235,37 @@ EVENT_TYPES: dict[str, type[BaseEvent]] = {
         DealerEvent,
     )
 }
+
+
+def _direct_init(cls: type[BaseEvent]) -> None:
+    """Give a frozen event class an `__init__` with the dataclass's own signature that fills the slots
+    through their descriptors. The dataclass's goes through `object.__setattr__` for every field (what a
+    frozen class must do), which made building an event cost more than reading its JSON (import-phh and
+    replay build tens of thousands; tests/core/test_events_init.py checks the two agree). A class with a
+    default factory keeps the dataclass's."""
+    params: list[str] = []
+    body: list[str] = []
+    env: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.default_factory is not MISSING:
+            return
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__  # the slot's own descriptor
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    exec(f"def __init__(self, *, {', '.join(params)}) -> None:\n" + "\n".join(body), env)
+    init: Callable[..., None] = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__annotations__ = dict(cls.__init__.__annotations__)
+    DATACLASS_INITS[cls] = cls.__init__  # kept for the test that compares the two
+    cls.__init__ = init  # type: ignore[method-assign]
+
+
+DATACLASS_INITS: dict[type, Callable[..., None]] = {}
+
+
+for _cls in EVENT_TYPES.values():
+    _direct_init(_cls)

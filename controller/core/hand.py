@@ -391,12 +391,9 @@ class Hand(DealPart, BoardPart):
 
     def h_muck(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        before = self.zones.zone_of(card)
         self.lost.pop(card, None)
         self.in_flight.pop(card, None)
-        if before is not None:
-            self.zones.take(card, before)
-        self.zones.put(card, "muck", _uid(ev))
+        self.zones.put(card, "muck", _uid(ev))  # put takes the card out of the zone it was in
         owner = self._owner_of(card)
         if owner is None or card == self.exposed_card or card == self.extra_first:
             return []

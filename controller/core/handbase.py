@@ -11,7 +11,7 @@ from controller.core.alerts import Finding, Street
 from controller.core.antes import AnteLedger
 from controller.core.catalogue import entry
 from controller.core.events import ActionEvent, ChipsEvent, Event
-from controller.core.forced import NO_EXTRAS, Extras
+from controller.core.forced import NO_EXTRAS, Extras, Post
 from controller.core.games.base import GamePlan
 from controller.core.games.holdem import PLAN as HOLDEM
 from controller.core.pots import OddChipOrder
@@ -180,6 +180,7 @@ class HandBase:
         self.settled = False
         self.t = t
         self.extras: Extras = NO_EXTRAS  # straddles, posts, dead chips from hand_start (forced.py)
+        self._posts_memo: tuple[Level, Extras, tuple[Post, ...]] | None = None  # deal.py forced_posts
 
     # --- derived -----------------------------------------------------------------------------------
     @property
@@ -213,6 +214,13 @@ class HandBase:
     def stack_now(self, seat: int) -> int:
         committed = self.prev.get(seat, 0) + (self.round.committed.get(seat, 0) if self.round else 0)
         return self.record.starting_stacks.get(seat, 0) - committed
+
+    def _stacks_now(self, seats: Sequence[int]) -> dict[int, int]:
+        """`stack_now` of every seat in `seats` (between rounds: one subtraction each)."""
+        if self.round is not None:
+            return {s: self.stack_now(s) for s in seats}
+        start, prev = self.record.starting_stacks, self.prev
+        return {s: start.get(s, 0) - prev.get(s, 0) for s in seats}
 
     def limit_reached(self) -> bool:
         """The "two actions" point after which most dealing errors stand (profile)."""

@@ -145,13 +145,13 @@ class Showdown:
 
     def on_card(self, ev: Event, card: str) -> list[Finding]:
         """A card after betting: face up at a seat counts as shown; a live hole card in the muck unseen."""
-        zone = getattr(ev, "zone", "")
-        seat = seat_of_zone(zone)
-        if isinstance(ev, Exposed) and seat is not None:
-            cards = self.shown.setdefault(seat, [])
-            if card not in cards:
-                cards.append(card)
-        elif isinstance(ev, CardSeen) and zone == "muck":
+        if isinstance(ev, Exposed):
+            seat = seat_of_zone(ev.zone)
+            if seat is not None:
+                cards = self.shown.setdefault(seat, [])
+                if card not in cards:
+                    cards.append(card)
+        elif isinstance(ev, CardSeen) and ev.zone == "muck":  # a card leaving a seat tells nothing
             owner = self._owner(card)
             if owner is not None and card not in self.shown.get(owner, []):
                 self.mucked.add(owner)

@@ -24,19 +24,21 @@ class AmountError(ValueError):
     """An amount that cannot be played (one line, names the field)."""
 
 
-def decimals(v: Any) -> Iterator[Decimal]:
+def decimals(v: Any) -> Iterator[Decimal | int]:
+    """Every amount in `v` (a value or nested lists): a Decimal as it is, an int as it is (whole)."""
     if isinstance(v, list):
         for x in v:
             yield from decimals(x)
     elif isinstance(v, Decimal | int) and not isinstance(v, bool):
-        yield Decimal(v)
+        yield v
 
 
-def bet_amounts(actions: Iterable[Any]) -> Iterator[Decimal]:
-    """The amounts of `cbr` actions (a malformed one is reported when the action is read)."""
+def bet_amounts(actions: Iterable[Any], *, fractional_only: bool = False) -> Iterator[Decimal]:
+    """The amounts of `cbr` actions (a malformed one is reported when the action is read);
+    `fractional_only`: leave out those written in digits only (whole, or not a number at all)."""
     for a in actions:
         words = str(a).split("#")[0].split()
-        if len(words) == 3 and words[1] == "cbr":
+        if len(words) == 3 and words[1] == "cbr" and not (fractional_only and words[2].isdigit()):
             try:
                 yield Decimal(words[2])
             except InvalidOperation:
@@ -47,10 +49,11 @@ def unit_scale(raws: Iterable[dict[str, Any]]) -> int:
     """The power of ten that makes every input amount of the file whole (finite amounts only)."""
     places = 0
     for raw in raws:
-        values = [d for f in INPUT_FIELDS for d in decimals(raw.get(f))]
+        # Whole numbers have no places: only decimals are looked at (parse speed, bench/phh_bench.py).
+        values = [d for f in INPUT_FIELDS for d in decimals(raw.get(f)) if not isinstance(d, int)]
         actions = raw.get("actions")
         if isinstance(actions, list):
-            values += bet_amounts(actions)
+            values += bet_amounts(actions, fractional_only=True)
         for d in values:
             if not d.is_finite():
                 continue
@@ -71,6 +74,8 @@ def _places(d: Decimal) -> int:
 
 def to_units(x: Any, scale: int, what: str, *, signed: bool = False, unknown_ok: bool = False) -> int:
     """One amount in integer units. `inf` is an unknown stack where `unknown_ok`, else an error."""
+    if type(x) is int and (signed or x >= 0) and abs(x) * scale <= MAX_UNITS:
+        return x * scale  # a whole amount in range: what the Decimal steps below give, without them
     if isinstance(x, bool) or not isinstance(x, Decimal | int):
         raise AmountError(f"{what}: {x!r} is not an amount")
     d = Decimal(x)

@@ -14,6 +14,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, Literal
 
 from controller.core.cards import FULL_DECK, is_card
@@ -37,6 +38,7 @@ _AMOUNT = re.compile(r"[0-9]{1,20}")
 MAX_ACTIONS = 1_000  # far above any real hand; bounds the work a hostile file can ask for
 
 
+@lru_cache(maxsize=1024)  # a file names the same few players thousands of times
 def player_index(word: str, players: int) -> int:
     """`p3` → 2: a PHH action's player, checked against the hand's player count."""
     if not _PLAYER.fullmatch(word) or not 1 <= int(word[1:]) <= players:
@@ -260,6 +262,8 @@ def _check_limits(raw: dict[str, Any], variant: str, scale: int) -> None:
 
 def _scaled_action(action: str, scale: int) -> str:
     """The action with a `cbr` amount in integer units."""
+    if "cbr" not in action:
+        return action  # no bet or raise: nothing to scale (most actions; parse speed)
     body, sep, comment = action.partition("#")
     words = body.split()
     if len(words) == 3 and words[1] == "cbr":
@@ -386,7 +390,15 @@ class Play:
     mucked: set[int] = field(default_factory=set)
     street: int = 0
     aggressor: dict[str, int | None] = field(default_factory=dict)
-    records: list[ActionRecord] = field(default_factory=list)
+    # What `records` are made of, kept as plain tuples (street index, seat, action, total, added): only the
+    # test oracles ask for the records, the importer never (import speed, bench/phh_bench.py).
+    raw_records: list[tuple[int, int, RecordedAction, int, int]] = field(default_factory=list)
+
+    @property
+    def records(self) -> list[ActionRecord]:
+        """Every post and action as the engine would record it (t = 0)."""
+        return [ActionRecord(t=0.0, street=STREETS[street], seat=seat, action=action, total=total,
+                             added=added) for street, seat, action, total, added in self.raw_records]
 
     @classmethod
     def run(cls, hand: PhhHand, name: str = "input") -> Play:
@@ -429,8 +441,7 @@ class Play:
 
     def _record(self, i: int, action: RecordedAction, total: int, added: int) -> None:
         seat = self.hand.seats[i] if self.hand.seats else i + 1  # seat_numbers(), without the copy
-        self.records.append(ActionRecord(t=0.0, street=STREETS[self.street], seat=seat, action=action,
-                                         total=total, added=added))
+        self.raw_records.append((self.street, seat, action, total, added))
 
     def _player(self, word: str) -> int:
         return player_index(word, self.hand.n)
@@ -488,8 +499,9 @@ class Play:
                            f"{2 * top} (the straddle again)")
 
     def _act(self, i: int, action: RecordedAction, total: int, added: int) -> None:
-        others = [j for j in range(self.hand.n) if j != i and j not in self.folded]
-        idle = action == "check" and all(self.stacks[j] == 0 for j in others)
+        # Only a check can be idle: the other live players are asked about then only.
+        idle = action == "check" and all(self.stacks[j] == 0 for j in range(self.hand.n)
+                                         if j != i and j not in self.folded)
         self.steps.append(Step(kind="act", player=i, action=action, total=total, added=added, idle=idle))
         self._record(i, action, total, added)
 

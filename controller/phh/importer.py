@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from controller.core.cards import is_card
 from controller.core.events import (
@@ -188,8 +187,7 @@ def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
         for step in holes:
             assert step.player is not None
             if round_i < len(step.cards):
-                out.append(CardSeen(t=clock.tick(0.5), zone=f"seat{seats[step.player]}",
-                                    **_read(step.cards[round_i])))
+                out.append(_seen(CardSeen, clock.tick(0.5), f"seat{seats[step.player]}", step.cards[round_i]))
     round_total = {i: 0 for i in range(hand.n)}
     round_total.update(_blinds_posted(hand))  # the blinds the chips events put in
     shown_later: list[Event] = []
@@ -259,15 +257,16 @@ def _action_events(i: int, action: str, total: int, round_total: dict[int, int],
 
 def _to_muck(seat: int, cards: list[str], clock: _Clock) -> list[Event]:
     out: list[Event] = []
+    zone = f"seat{seat}"
     for c in cards:
-        out.append(CardGone(t=clock.tick(0.5), zone=f"seat{seat}", **_read(c)))
-        out.append(CardSeen(t=clock.tick(0.5), zone="muck", **_read(c)))
+        out.append(_seen(CardGone, clock.tick(0.5), zone, c))
+        out.append(_seen(CardSeen, clock.tick(0.5), "muck", c))
     return out
 
 
-def _read(card: str) -> dict[str, Any]:
+def _seen(kind: type[CardSeen | CardGone], t: float, zone: str, card: str) -> CardSeen | CardGone:
     """The card as the readers report it: unread for a card the history does not name (`??`)."""
-    return {"card": card} if is_card(card) else {"unread": True}
+    return kind(t=t, zone=zone, card=card) if is_card(card) else kind(t=t, zone=zone, unread=True)
 
 
 # --- seven-card stud (F7S) --------------------------------------------------------------------------------
@@ -293,7 +292,7 @@ def _stud_setup(hand: PhhHand, seats: list[int], occupied: set[int], clock: _Clo
 
 def _stud_card(zone: str, card: str, up: bool, clock: _Clock) -> list[Event]:
     """A card dealt to a seat; an up-card is followed by its `exposed` event (interfaces.md §1a)."""
-    out: list[Event] = [CardSeen(t=clock.tick(0.5), zone=zone, **_read(card))]
+    out: list[Event] = [_seen(CardSeen, clock.tick(0.5), zone, card)]
     if up:
         out.append(Exposed(t=clock.tick(0.5), zone=zone, card=card))
     return out

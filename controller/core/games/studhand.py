@@ -108,15 +108,14 @@ class StudHand(Hand):
             self.in_flight.pop(card, None)  # a card lifted and put back
             self.zones.put(card, f"seat{seat}", _uid(ev))
             return []
-        dup = self._dup(card, f"seat{seat}", ev)
+        dup = self._dup(card, f"seat{seat}", ev) if self.zones.zone_of(card) is not None else None
         if dup:
             return dup
         self.in_flight.pop(card, None)
         self.blinds_done = True
         self.used.add(card)
-        boxed = self._boxed_dealt(seat, card)
-        if boxed:
-            return boxed + self.h_stud_deal(ev, card)
+        if card in self.boxed:
+            return self._boxed_dealt(seat, card) + self.h_stud_deal(ev, card)
         if seat not in self.holes:
             self._place_hole(seat, card, ev, register=False)
             return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not dealt in (dealt in: "
@@ -153,11 +152,7 @@ class StudHand(Hand):
 
     def _door(self, seat: int) -> str | None:
         """The seat's up-card of the initial deal: the exposed down-card when its third card came down."""
-        cards = self.up[seat] + [c for c, s in self.face_due.items() if s == seat]
-        if cards:
-            return cards[0]
-        hole = self.holes[seat]
-        return hole[2] if len(hole) > 2 else None
+        return _door_of(self._showing(seat), self.holes[seat])
 
     def _start_third(self, t: float, out: list[Finding]) -> None:
         """The initial deal is over: antes in, the bring-in seat opens 3rd street (002 §1, §3)."""
@@ -174,7 +169,9 @@ class StudHand(Hand):
             out.append(_f("DEAL_SEAT_SKIPPED", f"Betting began while seat {short[0]} holds "
                                                f"{len(self.holes[short[0]])} card(s)", seat=short[0]))
             return  # a misdeal (the hand is void)
-        doors = {s: d for s in self.live() if (d := self._door(s)) is not None}
+        live = self.live()
+        showing = self._showing_all(live)  # every seat's up-cards in one pass (not one scan per seat)
+        doors = {s: d for s in live if (d := _door_of(showing[s], self.holes[s])) is not None}
         can = [s for s in self.dealt_in if self.stack_now(s) > 0]
         if not doors or not can:
             self.runout = True
@@ -225,7 +222,7 @@ class StudHand(Hand):
     def _new_round(self, t: float, first: int, live: list[int] | None = None) -> None:
         """Open the street's betting round from `first`; `live`: the live seats, when the caller has them."""
         order = self.live() if live is None else live
-        stacks = {s: self.stack_now(s) for s in order}
+        stacks = self._stacks_now(order)
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
@@ -291,7 +288,7 @@ class StudHand(Hand):
         return showing
 
     def _after_round_change(self, t: float) -> list[Finding]:
-        out = super()._after_round_change(t)
+        out = Hand._after_round_change(self, t)  # named, not super(): asked after every action
         if self.checker is None:
             return out  # the usual case: no opener mucked after his forced bet
         rnd = self.round
@@ -319,12 +316,13 @@ class StudHand(Hand):
             if self.phase != BETTING or self.round is not rnd or any(f.seat == ev.seat for f in timed
                                                                      if f.code == "DEAD_HAND_CLOCK"):
                 return out  # the round is over, or the late action of the dead seat is not applied
-        if self._posted_for_absent(ev):
-            return out  # the dealer puts in the bring-in the core already posted for the absent seat
-        if ev.seat in self.holes and self.street_i == 0:
-            wrong = self._bring_in_event(ev)
-            if wrong is not None:
-                return out + wrong
+        if self.street_i == 0:  # the bring-in's street: both checks below are about 3rd street only
+            if self._posted_for_absent(ev):
+                return out  # the dealer puts in the bring-in the core already posted for the absent seat
+            if ev.seat in self.holes:
+                wrong = self._bring_in_event(ev)
+                if wrong is not None:
+                    return out + wrong
         if (isinstance(ev, ActionEvent) and ev.action == "fold" and self._may_check_instead(ev.seat)):
             return out + self._opener_mucked(ev.seat)
         # Only the street's very first action can be "first to act wrong"; a second seat acting before the
@@ -525,18 +523,18 @@ class StudHand(Hand):
             self.zones.put(card, f"seat{seat}", _uid(ev))
             self.lost.pop(card, None)
             return []
-        moved = self.misplaced.pop(card, None)
+        moved = self.misplaced.pop(card, None) if self.misplaced else None  # usually none: no lookup
         if moved is not None:  # the remedy: slid from the wrong seat to the right one
             self.lost.pop(card, None)
             if (before := self.zones.zone_of(card)) is not None:
                 self.zones.take(card, before)
-        dup = self._dup(card, f"seat{seat}", ev)
+        # A card not on the table cannot be a duplicate: the usual case asks no more (replay speed).
+        dup = self._dup(card, f"seat{seat}", ev) if self.zones.zone_of(card) is not None else None
         if dup:
             return dup
-        boxed = self._boxed_dealt(seat, card)
-        if boxed:
-            return boxed + self.h_stud_street_card(ev, card)
-        left = self._misplaced_left(seat)
+        if card in self.boxed:
+            return self._boxed_dealt(seat, card) + self.h_stud_street_card(ev, card)
+        left = self._misplaced_left(seat) if self.misplaced else []
         self.used.add(card)
         rec = self.record
         if seat not in self.holes:
@@ -789,6 +787,14 @@ class StudHand(Hand):
             shown += [c for c in showing[seat] if c not in shown]
         rec.show_first = stud.first_to_act(showing, live) if live else None
         return super()._end_betting(t, how)
+
+
+def _door_of(showing: list[str], hole: list[str]) -> str | None:
+    """A seat's door card from its showing cards (`StudHand._showing`) and its cards: the first card
+    showing, else its third card (dealt face down after a down-card was exposed)."""
+    if showing:
+        return showing[0]
+    return hole[2] if len(hole) > 2 else None
 
 
 def _wagers(ev: ActionEvent | ChipsEvent) -> bool:
