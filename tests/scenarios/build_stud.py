@@ -187,7 +187,16 @@ def bring_in_suit_order() -> Scenario:
                                     "so seat 2 brings in (002 §3); everybody folds to it: the bring-in is "
                                     "uncalled and returned, seat 2 wins the antes")
     s.upcards = {**UP, 2: "2c", 3: "2d"}
-    s.setup_stud().begin().deal3().act(2, "bet", 10)
+    return _seat_two_brings_in_alone(s.setup_stud())
+
+
+def _seat_two_brings_in_alone(s: Stud, wrong: int | None = None) -> Stud:
+    """Seat 2 brings in and everybody folds to it: the bring-in comes back, seat 2 wins the antes. With
+    `wrong`, that seat brings in first: STUD_BRING_IN_WRONG, and its chips go back before seat 2's."""
+    s.begin().deal3()
+    if wrong is not None:
+        s.act(wrong, "bet", 10).expect("STUD_BRING_IN_WRONG", wrong, "third").e("chips", seat=wrong, amount=0)
+    s.act(2, "bet", 10)
     s.fold(3).fold(4).fold(1)
     s.expect("UNCALLED_BET", 2, "showdown")
     return s.end(2, s1=995, s2=1015, s3=995, s4=995)
@@ -199,11 +208,7 @@ def bring_in_wrong_suit() -> Scenario:
                                     "card by suit: STUD_BRING_IN_WRONG; seat 3's chips go back and seat 2 "
                                     "brings in (remedy followed); the hand goes on and settles")
     s.upcards = {**UP, 2: "2c", 3: "2d"}
-    s.setup_stud().begin().deal3().act(3, "bet", 10).expect("STUD_BRING_IN_WRONG", 3, "third")
-    s.e("chips", seat=3, amount=0).act(2, "bet", 10)
-    s.fold(3).fold(4).fold(1)
-    s.expect("UNCALLED_BET", 2, "showdown")
-    return s.end(2, s1=995, s2=1015, s3=995, s4=995)
+    return _seat_two_brings_in_alone(s.setup_stud(), wrong=3)
 
 
 @stud
@@ -1443,10 +1448,7 @@ def bring_in_suit_order_pot() -> Scenario:
                                         "up-card brings in (002 §3) and spades is the highest suit, so seat "
                                         "2 brings in; everybody folds to it: the bring-in comes back")
     s.upcards = {**UP, 1: "Kh", 2: "Ks"}
-    s.setup_stud("pot").begin().deal3().act(2, "bet", 10)
-    s.fold(3).fold(4).fold(1)
-    s.expect("UNCALLED_BET", 2, "showdown")
-    return s.end(2, s1=995, s2=1015, s3=995, s4=995)
+    return _seat_two_brings_in_alone(s.setup_stud("pot"))
 
 
 @stud
@@ -1456,11 +1458,7 @@ def bring_in_wrong_suit_no_limit() -> Scenario:
                                              "no limit, spades highest): STUD_BRING_IN_WRONG; seat 1's chips "
                                              "go back, seat 2 brings in, everybody folds to it")
     s.upcards = {**UP, 1: "Kh", 2: "Ks"}
-    s.setup_stud("no").begin().deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third")
-    s.e("chips", seat=1, amount=0).act(2, "bet", 10)
-    s.fold(3).fold(4).fold(1)
-    s.expect("UNCALLED_BET", 2, "showdown")
-    return s.end(2, s1=995, s2=1015, s3=995, s4=995)
+    return _seat_two_brings_in_alone(s.setup_stud("no"), wrong=1)
 
 
 @stud
@@ -1496,10 +1494,10 @@ def fifth_big_bet_split() -> Scenario:
 @stud
 def fifth_step_spread() -> Scenario:
     s = Stud("fifth_step_spread", "step-spread limit, 5th street: bets are spread up to the higher step "
-                                  "(40) from here on, open pair or not (002 §5); seat 4 bets 35 (legal, above "
-                                  "the lower step of 20); seat 1 raises by 45 (to 80): BET_ABOVE_LIMIT, it "
-                                  "stands at the largest raise, 35 + 40 = 75; seats 3 and 4 call; checked "
-                                  "down, seat 3 wins")
+                                  "(40) from here on, open pair or not (002 §5); seat 4 bets 35 (legal, "
+                                  "above the lower step of 20); seat 1 raises by 45 (to 80): "
+                                  "BET_ABOVE_LIMIT, it stands at the largest raise, 35 + 40 = 75; seats 3 "
+                                  "and 4 call; checked down, seat 3 wins")
     s.setup_stud("step_spread").begin().deal3().third_fixed().street("fourth").checks().street("fifth")
     s.act(4, "bet", 35).act(1, "raise", 80).expect("BET_ABOVE_LIMIT", 1, "fifth")
     s.act(3, "call", 75).act(4, "call", 75)
