@@ -61,6 +61,8 @@ SLOW = (
     "tests/conformance/test_record_conformance.py::test_random_hands_settle_exactly_as_pokerkit",
     "tests/floor/test_ui_e2e.py::test_replay_phone_and_german",
     "tests/phh/test_dev_sample_cli.py::test_dev_sample_settles_as_recorded_through_the_cli[pluribus_dev.phhs]",
+    # 49 raw HandHQ hands with every source field (the transcribed 72 of the same sites stay everyday).
+    "tests/phh/test_real_more_cli.py::test_real_hands_settle_through_the_cli[handhq_raw.phhs]",
     "tests/core/test_history.py::test_written_hands_replay_in_pokerkit_to_the_same_stacks",
     "tests/bridge/test_link.py::test_soak_every_event_exactly_once_in_order_and_fast_relink",
     # Issue 13's must-show: simulate --game stud|mixed --hands 1000 (the 30-hand form stays everyday).

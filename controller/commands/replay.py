@@ -128,4 +128,7 @@ def _collect(phh: PhhCollector, outcome: Alert | HandSummary) -> None:
     if isinstance(outcome, Alert):
         phh.alert(outcome)
     else:
+        if outcome.payload.get("ended") == "unfinished":  # said once, not silently left out or settled
+            print(f"cardtable replay: hand {outcome.hand} stopped before it was over (the log or the next "
+                  f"hand cut it short): its result is unknown", file=sys.stderr)
         phh.summary(outcome.hand, outcome.payload)

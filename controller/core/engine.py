@@ -231,6 +231,7 @@ class Engine:
             return out
         hand.settled = True
         findings = hand.missing_cards() if hand.phase != VOID else []
+        unfinished = False
         out += self._alerts(t, findings, street="between")
         rec = hand.record
         if hand.phase == VOID or (hand.phase == DEAL and not hand.deal_cards):
@@ -239,6 +240,7 @@ class Engine:
             self.redeal = True
         elif hand.phase in LIVE:
             rec.notes.append("hand not finished when the next hand started")
+            unfinished = True
         self.last_corrections = self.tracker.close_hand()
         rec.notes += [f"correction {c['code']} ({c['alert']}): {c['status']}" for c in self.last_corrections]
         if hand.showdown is not None:
@@ -249,8 +251,8 @@ class Engine:
                 if info is not None and info.player == rec.players.get(seat):
                     info.stack = stack
             payload: Mapping[str, Any] = settlement.summary
-        else:
-            payload = _plain_summary(rec)
+        else:  # a hand stopped while being played has no result; one never played has no seats either
+            payload = (hand.unfinished_summary(t) if unfinished else None) or _plain_summary(rec)
         rec.t_end = rec.t_end if rec.t_end is not None else t
         out.append(HandSummary(hand=rec.hand, t=t, payload=payload))
         self.stats["summaries"] += 1

@@ -345,6 +345,14 @@ class Hand(DealPart, BoardPart):
         self.showdown = self.showdown_factory(rec, self.profile, odd_chip_order=self.game.odd_chip_order)
         return self.showdown.open(t)
 
+    def unfinished_summary(self, t: float) -> dict[str, Any] | None:
+        """The …/hands payload of a hand that stops while it is still being played: result unknown."""
+        if self.showdown_factory is None:
+            return None
+        self._sync_committed()
+        showdown = self.showdown_factory(self.record, self.profile, odd_chip_order=self.game.odd_chip_order)
+        return showdown.unfinished(t)
+
     # --- cards leaving zones -----------------------------------------------------------------------
     def h_gone(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None

@@ -130,8 +130,9 @@ def _signed(v: int, scale: int) -> str:
 def _result_lines(summary: Mapping[str, Any], scale: int) -> list[str]:
     """finishing_stacks (with `_net_results` when stacks were not known), or `_result = "unknown"` when a
     pot's winner cannot be told: no stacks are made up."""
-    if summary.get("result") == "unknown":
-        return ['_result = "unknown"']
+    if summary.get("result") == "unknown":  # a pot nobody can tell, or a hand stopped before its end
+        unfinished = summary.get("ended") == "unfinished"
+        return ['_result = "unknown"'] + (["_unfinished = true"] if unfinished else [])
     seats = summary["seats"]
     out = [f"finishing_stacks = {_amounts((s['end'] for s in seats), scale)}"]
     if any(int(s["start"]) >= UNKNOWN_STACK // 2 for s in seats):
@@ -253,11 +254,12 @@ class PhhCollector:
         self.alerts.setdefault(alert.hand, []).append(alert)
 
     def summary(self, hand: int, payload: Mapping[str, Any]) -> None:
-        """A finished hand; misdealt (void) hands have no result and are left out, and so are hands of a
-        game and structure PHH has no variant for, counted in `skipped`."""
+        """A finished hand, or one stopped before its end (written with its result unknown); misdealt (void)
+        hands have no result and are left out, and so are hands of a game and structure PHH has no variant
+        for, counted in `skipped`."""
         alerts = self.alerts.pop(hand, [])
         seen = self.seen.pop(hand, None)
-        if "seats" in payload and payload.get("ended") in ("fold", "showdown"):
+        if "seats" in payload and payload.get("ended") in ("fold", "showdown", "unfinished"):
             if variant(payload, seen) is None:
                 self.skipped += 1  # no PHH variant for this game and structure
                 return

@@ -200,6 +200,14 @@ class Showdown:
         return Settlement(findings=findings, finishing_stacks=stacks,
                           summary=self._summary(t, results, stacks, unc))
 
+    def unfinished(self, t: float) -> dict[str, Any]:
+        """The summary of a hand that stopped before its betting was over (its log or history ends, or the
+        next hand starts): no pot is awarded and the result is unknown; the chips in the pot stay out of
+        every stack, and no stack, card or winner is made up (docs/phh.md "Never invent a card")."""
+        rec = self.record
+        stacks = {s: rec.starting_stacks.get(s, 0) - rec.committed.get(s, 0) for s in rec.dealt_in}
+        return self._summary(t, [], stacks, None) | {"ended": "unfinished", "result": "unknown"}
+
     def _cards_of(self, seat: int) -> list[str]:
         return self.record.hole.get(seat) or self.shown.get(seat) or []
 

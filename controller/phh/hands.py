@@ -328,16 +328,22 @@ def concretize(hand: PhhHand, seed: str = "", *, invent: bool = True) -> tuple[P
     if invent:
         random.Random(f"{seed}/{hand.key}").shuffle(pool)
     hole_of: dict[str, list[str]] = {}
+    dealt_known: dict[str, set[str]] = {}  # a player's hole cards the deals name (one or several actions)
+    for a in hand.actions:
+        words = a.split("#")[0].split()
+        if len(words) == 4 and words[:2] == ["d", "dh"]:
+            dealt_known.setdefault(words[2], set()).update(c for c in _cards(words[3]) if is_card(c))
+    later_of = {p: [c for c in shown if c not in dealt_known.get(p, set())]
+                for p, shown in shown_later.items()}
     out: list[str] = []
     for a in hand.actions:
         body, sep, comment = a.partition("#")
         words = body.split()
         if len(words) == 4 and words[:2] == ["d", "dh"]:
-            dealt = _cards(words[3])
-            later = [c for c in shown_later.get(words[2], []) if c not in dealt]
+            later = later_of.get(words[2], [])
             cards = [c if c != "??" else later.pop(0) if later else pool.pop() if invent else c
-                     for c in dealt]
-            hole_of[words[2]] = cards
+                     for c in _cards(words[3])]
+            hole_of.setdefault(words[2], []).extend(cards)
             words[3] = "".join(cards)
         elif len(words) == 3 and words[1] == "sm" and "?" in words[2] and invent:
             words[2] = "".join(hole_of.get(words[0], [])) or words[2]
@@ -454,6 +460,8 @@ class Play:
             return
         i = self._player(w[0])
         verb = w[1] if len(w) > 1 else ""
+        if not self.street and any(len(c) < 2 for c in self.hole.values()):
+            raise PhhError("a player dealt hole cards holds two before the betting")
         if verb == "f":
             self.folded.add(i)
             self._act(i, "fold", self.street_bets[i], 0)
@@ -507,11 +515,16 @@ class Play:
 
     def _deal(self, w: list[str]) -> None:
         if len(w) == 4 and w[1] == "dh":
+            # PHH deals hole cards in one action or one card per action (older files: 'd dh p1 7s' twice,
+            # round by round, as a dealer pitches them); either way a player holds two.
             i = self._player(w[2])
-            if i in self.hole:
-                raise PhhError(f"p{i + 1} is dealt twice")
-            self.hole[i] = _checked(w[3], 2)
-            self.steps.append(Step(kind="hole", player=i, cards=tuple(self.hole[i])))
+            held = self.hole.setdefault(i, [])
+            n = max(1, len(w[3]) // 2)
+            if len(held) + n > 2 or self.street or any(s.kind == "act" for s in self.steps):
+                raise PhhError(f"p{i + 1} is dealt more than two hole cards, or after the betting began")
+            cards = _checked(w[3], n)
+            held += cards
+            self.steps.append(Step(kind="hole", player=i, cards=tuple(cards)))
         elif len(w) == 3 and w[1] == "db":
             if self.street >= 3:
                 raise PhhError("more than three board deals")

@@ -56,12 +56,14 @@ class SeatPlanner:
         With `dead_sb` p1 posts the big blind (hand_start `dead_sb`); the engine then keeps the button
         where it is for the next hand, and so does the plan.
         """
-        if not 2 <= n <= self.max_seats - 1:
-            raise PhhError(f"{n} players do not fit a {self.max_seats}-seat table with this plan")
+        if not 2 <= n <= self.max_seats:
+            raise PhhError(f"{n} players do not fit a {self.max_seats}-seat table")
         last = self.last
         if last is None:
-            seats = list(range(1, n + 1))
-            button = n
+            # p1 sits first left of the button. With a dead small blind the button stays put for the
+            # next hand, so it sits on the last seat: the seats after the next big blind are then free.
+            seats = [*range(1, n), self.max_seats if dead_sb else n]
+            button = seats[-1]
         elif n == 2:
             button = last.bb_seat
             seats = [self._nxt(button, 1), button]
@@ -72,6 +74,8 @@ class SeatPlanner:
             # The small blind goes to last hand's big blind, the button to last hand's small blind.
             button = last.sb_pos
             seats = [self._nxt(last.bb_seat, i) for i in range(n - 1)] + [button]
+        # Every plan keeps the small blind's position just before the big blind, so n <= max_seats fit.
+        assert len(set(seats)) == n, (seats, last)
         if n == 2:
             self.last = _Positions(button=button, sb_pos=button, bb_seat=seats[0], heads_up=True)
         elif dead_sb:
@@ -103,9 +107,8 @@ def hands_to_events(hands: list[PhhHand], *, name: str = "input", max_seats: int
     for hand in hands:
         stud = hand.variant == "F7S"
         try:
-            # hold'em: SeatPlanner.plan needs one seat spare for its dead-button plan; stud has no button
             played: StudPlay | Play = StudPlay.run(hand, name) if stud else _playable(hand, name)
-            _fits(hand, name, max_seats if stud else max_seats - 1, max_seats)
+            _fits(hand, name, max_seats, max_seats)
         except PhhError as exc:
             if on_error is None:
                 raise
@@ -191,6 +194,7 @@ def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
     round_total = {i: 0 for i in range(hand.n)}
     round_total.update(_blinds_posted(hand))  # the blinds the chips events put in
     shown_later: list[Event] = []
+    dealt = _dealt_shown(play)
     for step in play.steps:
         if step.kind == "board":
             out.append(Knock(t=clock.tick()))
@@ -206,8 +210,10 @@ def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
         elif step.kind == "show":
             assert step.player is not None
             zone = f"seat{seats[step.player]}"
-            # A show of `????` is a hand kept face down: nothing is exposed, nothing made up.
-            shown_later += [Exposed(t=0.0, zone=zone, card=c) for c in step.cards if is_card(c)]
+            # A show of `????` is a hand kept face down: nothing is exposed, nothing made up (unless the
+            # deal recorded it and every hand shown is known that way, see _dealt_shown).
+            cards = dealt.get(step.player, step.cards)
+            shown_later += [Exposed(t=0.0, zone=zone, card=c) for c in cards if is_card(c)]
         elif step.kind == "muck":
             assert step.player is not None
             out += _to_muck(seats[step.player], list(step.cards), clock)
@@ -218,6 +224,19 @@ def _hand_events(play: Play, seats: list[int], clock: _Clock) -> list[Event]:
     for i in _conceded(play):  # the recorded result says they lost: their face-down cards go to the muck
         out += _to_muck(seats[i], play.hole.get(i, []), clock)
     return out
+
+
+def _dealt_shown(play: Play) -> dict[int, tuple[str, ...]]:
+    """Hands shown as `????` whose cards the deal recorded (online histories name the hero's cards at the
+    deal, and some write every show as `????`), when every hand shown at the end is known that way: the
+    file says they were shown and which cards they were, so they are tabled, and no card is made up.
+    When any shown hand is unknown none is tabled from the deal: a known hand facing an unknown one
+    keeps the result unknown (docs/phh.md "Never invent a card")."""
+    shows = {s.player: s.cards for s in play.steps if s.kind == "show" and s.player is not None}
+    unread = {i for i, cards in shows.items() if not all(map(is_card, cards))}
+    if not unread or not all(all(map(is_card, play.hole.get(i) or ["??"])) for i in shows):
+        return {}
+    return {i: tuple(play.hole[i]) for i in unread}
 
 
 def _conceded(play: Play) -> list[int]:
@@ -301,11 +320,15 @@ def _stud_card(zone: str, card: str, up: bool, clock: _Clock) -> list[Event]:
 def _stud_events(play: StudPlay, seats: list[int], clock: _Clock) -> list[Event]:
     """3rd street one card at a time (two rounds down, one up), then every action and street in order."""
     out: list[Event] = []
-    third = [st for st in play.steps if st.step.kind == "hole" and st.street == 0]
-    for k in range(3):
-        for st in third:
+    third: dict[int, list[tuple[str, bool]]] = {}  # by player, in the order the file first deals to them
+    for st in play.steps:
+        if st.step.kind == "hole" and st.street == 0:
             assert st.step.player is not None
-            out += _stud_card(f"seat{seats[st.step.player]}", st.step.cards[k], st.up[k], clock)
+            third.setdefault(st.step.player, []).extend(zip(st.step.cards, st.up, strict=True))
+    for k in range(3):
+        for player, cards in third.items():
+            if k < len(cards):
+                out += _stud_card(f"seat{seats[player]}", cards[k][0], cards[k][1], clock)
     shown_later: list[tuple[int, str]] = []
     for st in play.steps:
         step = st.step

@@ -68,7 +68,13 @@ class StudPlay:
                 p._apply(a.split("#")[0].split())
             except PhhError as exc:
                 raise PhhError(f"{name} hand {hand.key} action {k + 1} {a!r}: {exc}") from None
+        if not p._third_dealt():
+            raise PhhError(f"{name} hand {hand.key}: 3rd street deals three cards to each player")
         return p
+
+    def _third_dealt(self) -> bool:
+        """Every player holds his three 3rd-street cards (dealt in one action or one at a time)."""
+        return all(len(self.cards.get(i, ())) >= 3 for i in range(self.hand.n))
 
     @property
     def hole(self) -> dict[int, list[str]]:
@@ -92,6 +98,8 @@ class StudPlay:
             return
         i = self._player(w[0])
         verb = w[1] if len(w) > 1 else ""
+        if self.street == 0 and not self._third_dealt():
+            raise PhhError("3rd street deals three cards to each player before the bring-in")
         if i in self.folded and verb != "sm":
             raise PhhError(f"p{i + 1} acts after folding")
         if verb == "f":
@@ -145,7 +153,10 @@ class StudPlay:
         if i in self.folded:
             raise PhhError(f"p{i + 1} is dealt a card after folding")
         street = max(0, len(held) + len(cards) - 3)
-        if street < self.street or (not held and len(cards) != 3):
+        # 3rd street's three cards come in one action or one at a time (older files deal them round by
+        # round, as the dealer pitches them); from 4th street on one card per action.
+        late = len(held) >= 3 and len(cards) != 1
+        if street < self.street or len(held) < 3 < len(held) + len(cards) or late:
             raise PhhError("3rd street deals three cards to each player, later streets one")
         if street > self.street:  # the first card of a new street: the betting round before it is over
             self.street = street

@@ -32,6 +32,8 @@ def test_forced_bet_form_settles_as_pokerkit(form: str) -> None:
             mismatches.append(seed)
         faults += [(seed, a.code, a.message) for a in alerts if a.severity != "info"][:1]
         short_bb += form == "bb_ante" and hand.starting_stacks[1] < hand.blind_of(1) + 2 * hand.min_bet
+    print(f"{form}: {N} hands, {len(mismatches)} mismatches, {len(faults)} with a fault alert"
+          + (f", {short_bb} short big blinds" if form == "bb_ante" else ""))
     assert mismatches == [] and faults == []
     if form == "bb_ante":
         assert short_bb > N // 10  # short big blinds really occur

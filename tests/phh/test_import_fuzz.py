@@ -19,7 +19,8 @@ from controller.commands import import_phh
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
 SEEDS = ["phhstd_example_dwan_ivey.phh", "ps_25NL_handhq_1_first5.phhs", "real/handhq_dev.phhs",
-         "real/wsop2023_e43_dev.phhs", "wsop_2019_42_3_00-01-07.phh"]
+         "real/wsop2023_e43_dev.phhs", "wsop_2019_42_3_00-01-07.phh",
+         "real_more/wsop2023_e43_onecard.phhs", "real_more/handhq_raw.phhs"]  # one-card deals; raw fields
 N = 3_000 if os.environ.get("CARDTABLE_FULL") == "1" else 300
 TOKENS = ["inf", "-inf", "nan", "1e400", "-5", "0", "0.001", "1e-9", "9" * 60, "1" + "0" * 5000, "[", "]",
           "'", '"', "=", "??", "????", "p9", "cbr", "sm", "d db", "\n[2]\n", "true", "[[1]]", "{a=1}",

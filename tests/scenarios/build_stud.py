@@ -187,7 +187,16 @@ def bring_in_suit_order() -> Scenario:
                                     "so seat 2 brings in (002 §3); everybody folds to it: the bring-in is "
                                     "uncalled and returned, seat 2 wins the antes")
     s.upcards = {**UP, 2: "2c", 3: "2d"}
-    s.setup_stud().begin().deal3().act(2, "bet", 10)
+    return _seat_two_brings_in_alone(s.setup_stud())
+
+
+def _seat_two_brings_in_alone(s: Stud, wrong: int | None = None) -> Stud:
+    """Seat 2 brings in and everybody folds to it: the bring-in comes back, seat 2 wins the antes. With
+    `wrong`, that seat brings in first: STUD_BRING_IN_WRONG, and its chips go back before seat 2's."""
+    s.begin().deal3()
+    if wrong is not None:
+        s.act(wrong, "bet", 10).expect("STUD_BRING_IN_WRONG", wrong, "third").e("chips", seat=wrong, amount=0)
+    s.act(2, "bet", 10)
     s.fold(3).fold(4).fold(1)
     s.expect("UNCALLED_BET", 2, "showdown")
     return s.end(2, s1=995, s2=1015, s3=995, s4=995)
@@ -199,11 +208,7 @@ def bring_in_wrong_suit() -> Scenario:
                                     "card by suit: STUD_BRING_IN_WRONG; seat 3's chips go back and seat 2 "
                                     "brings in (remedy followed); the hand goes on and settles")
     s.upcards = {**UP, 2: "2c", 3: "2d"}
-    s.setup_stud().begin().deal3().act(3, "bet", 10).expect("STUD_BRING_IN_WRONG", 3, "third")
-    s.e("chips", seat=3, amount=0).act(2, "bet", 10)
-    s.fold(3).fold(4).fold(1)
-    s.expect("UNCALLED_BET", 2, "showdown")
-    return s.end(2, s1=995, s2=1015, s3=995, s4=995)
+    return _seat_two_brings_in_alone(s.setup_stud(), wrong=3)
 
 
 @stud
@@ -1434,6 +1439,70 @@ def pot_limit_overbet_fourth() -> Scenario:
     s.act(1, "call", 80).act(3, "call", 80)
     s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
     return s.next_hand(3, bring_in=4).end(4, s1=890, s2=990, s3=1210, s4=910)
+
+
+# --- audit (issue 13): the rules of 002 per betting structure where the structures differ ---------------
+@stud
+def bring_in_suit_order_pot() -> Scenario:
+    s = Stud("bring_in_suit_order_pot", "pot limit, two kings up: seat 1 (Kh) and seat 2 (Ks); the highest "
+                                        "up-card brings in (002 §3) and spades is the highest suit, so seat "
+                                        "2 brings in; everybody folds to it: the bring-in comes back")
+    s.upcards = {**UP, 1: "Kh", 2: "Ks"}
+    return _seat_two_brings_in_alone(s.setup_stud("pot"))
+
+
+@stud
+def bring_in_wrong_suit_no_limit() -> Scenario:
+    s = Stud("bring_in_wrong_suit_no_limit", "no limit, two kings up: seat 1 (Kh) brings in, but seat 2's Ks "
+                                             "is the higher card by suit (002 §3: the highest brings in at "
+                                             "no limit, spades highest): STUD_BRING_IN_WRONG; seat 1's chips "
+                                             "go back, seat 2 brings in, everybody folds to it")
+    s.upcards = {**UP, 1: "Kh", 2: "Ks"}
+    return _seat_two_brings_in_alone(s.setup_stud("no"), wrong=1)
+
+
+@stud
+def open_pair_other_seat_big_bet() -> Scenario:
+    s = Stud("open_pair_other_seat_big_bet", "fixed limit, open jacks on 4th street (seat 4): seat 4 checks "
+                                             "and seat 1, with no pair, bets the big bet (40): any seat may "
+                                             "(002 §4); seat 3 raises by the big bet (to 80); seat 4 folds, "
+                                             "seat 1 calls; checked down, seat 3 wins")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth")
+    s.act(4, "check").act(1, "bet", 40).act(3, "raise", 80).fold(4, (*DOWN[4], UP[4], "Jd"))
+    s.act(1, "call", 80)
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))  # seat 1's board is high
+    s.expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th"))
+    return s.end(3, s1=895, s2=995, s3=1135, s4=975)
+
+
+@stud
+def fifth_big_bet_split() -> Scenario:
+    s = Stud("fifth_big_bet_split", "split limit, 5th street: bets and raises are at the higher limit from "
+                                    "here on (002 §5); seat 4 bets 30, short of the big bet (40): "
+                                    "BET_BELOW_MINIMUM, more than half a bet stands (cuca) and is completed "
+                                    "to 40; seats 1 and 3 call 40; checked down, seat 3 wins")
+    s.setup_stud("split").begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 30).expect("BET_BELOW_MINIMUM", 4, "fifth").act(1, "call", 40).act(3, "call", 40)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=935, s2=995, s3=1135, s4=935)
+
+
+@stud
+def fifth_step_spread() -> Scenario:
+    s = Stud("fifth_step_spread", "step-spread limit, 5th street: bets are spread up to the higher step "
+                                  "(40) from here on, open pair or not (002 §5); seat 4 bets 35 (legal, "
+                                  "above the lower step of 20); seat 1 raises by 45 (to 80): "
+                                  "BET_ABOVE_LIMIT, it stands at the largest raise, 35 + 40 = 75; seats 3 "
+                                  "and 4 call; checked down, seat 3 wins")
+    s.setup_stud("step_spread").begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 35).act(1, "raise", 80).expect("BET_ABOVE_LIMIT", 1, "fifth")
+    s.act(3, "call", 75).act(4, "call", 75)
+    s.rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=900, s2=995, s3=1205, s4=900)
 
 
 def main() -> None:
