@@ -256,6 +256,8 @@ def _face_content(rng: np.random.Generator, img: np.ndarray, rank: str, suit: st
         col = ink if rng.random() < 0.5 else np.array([40, 150, 210]) + rng.uniform(-30, 30, 3)
         x0, y0 = _px(fx, fy)
         x1, y1 = _px(CARD_MM[0] - fx, CARD_MM[1] - fy)
+        if round(x1 - x0) <= 0 or round(y1 - y0) <= 0:
+            return  # an index drawn sideways reaches past where the frame would start
         # The picture: blotches and lines of a few colours (gold, red, blue, black) inside the frame.
         pic = np.zeros((max(2, round((y1 - y0) / 10)), max(2, round((x1 - x0) / 10)), 3), np.float32)
         palette = [np.array(c, np.float32)
@@ -429,5 +431,10 @@ def make(n: int, seed: int, close: bool = False) -> tuple[np.ndarray, np.ndarray
     yr = np.empty(n, np.int64)
     ys = np.empty(n, np.int64)
     for i in range(n):
-        x[i], yr[i], ys[i] = sample(rng, i + seed, close)
+        for _ in range(5):
+            try:
+                x[i], yr[i], ys[i] = sample(rng, i + seed, close)
+                break
+            except (cv2.error, ValueError, IndexError):  # a rare drawing off the canvas: draw again
+                continue
     return x, yr, ys

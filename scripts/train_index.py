@@ -9,8 +9,8 @@ opencv and numpy).
 
 Needs the `train` extra (pip install -e '.[train]': torch, onnx, Pillow; torch's CPU build is enough):
 
-    PYTHONPATH=. python scripts/train_index.py [--samples 48000] [--close-samples 32000] [--seed 1]
-        [--jobs 2] [--epochs 7]
+    PYTHONPATH=. python scripts/train_index.py [--samples 48000] [--close-samples 24000] [--seed 1]
+        [--jobs 2] [--epochs 6]
         [--cache DATA.npz] [--out PATH]
 
 The committed model: the defaults (each job draws from its own seed, so the same jobs count gives the
@@ -162,8 +162,8 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=48000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2, help="processes drawing samples")
-    ap.add_argument("--close-samples", type=int, default=32000, help="samples of sharp, close views")
-    ap.add_argument("--epochs", type=int, default=7)
+    ap.add_argument("--close-samples", type=int, default=24000, help="samples of sharp, close views")
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--cache", type=Path, help="drawn samples (FILE and FILE's .close.npz): written after "
                     "drawing, read if they exist")

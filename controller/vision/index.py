@@ -4,7 +4,8 @@ No calibration: each index corner of a found card is cut out in card millimetres
 the index of any deck, with a margin for a quad a few millimetres off), normalised against the card's own
 paper colour, and classified by one network with two heads: rank (13 ranks and "no index here") and suit.
 The weights come from scripts/train_index.py (rendered card corners in many fonts and deck styles, with
-photo-like damage) and are committed in controller/vision/data/index_cnn.onnx.
+photo-like damage) and are committed in controller/vision/data/index_cnn.onnx. Where the CNN is not
+confident, the third round's HOG reader (hog.py) is asked.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 
 from controller.core.cards import RANKS, SUITS
+from controller.vision import hog
 
 MODEL_PATH = Path(__file__).with_name("data") / "index_cnn.onnx"
 CARD_MM = (63.0, 88.0)
@@ -117,11 +119,24 @@ class ReadCache:
 def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None) -> str | None:
     """The card code read from its index corners, or None when no reading is confident.
 
-    The two index corners of a portrait card (0 and 2) vote together; when they give no confident code the
-    other pair is tried: it covers a card whose long side the photo shows shorter (stretched images, steep
-    perspective). When neither does, the quad grown by GROW on every side is read the same way: a quad a
-    few millimetres inside the card's true edge cuts the index off at the area's border.
+    The CNN first: the two index corners of a portrait card (0 and 2) vote together; when they give no
+    confident code the other pair is tried: it covers a card whose long side the photo shows shorter
+    (stretched images, steep perspective). When neither does, the quad grown by GROW on every side is
+    read the same way: a quad a few millimetres inside the card's true edge cuts the index off at the
+    area's border. When the CNN gives no confident code, the HOG reader (hog.py) is asked.
     """
+    q = np.asarray(quad, np.float32)
+    code = read_cnn(frame, q, model)
+    # Where the CNN is not confident, the HOG reader (hog.py) tries: measured on vision-dev it still
+    # reads some cards of the gold-on-black deck's tiny indices that the CNN leaves unread.
+    return code if code is not None or not HOG_FALLBACK else hog.read_code(frame, q)
+
+
+HOG_FALLBACK = True
+
+
+def read_cnn(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None) -> str | None:
+    """The CNN's code alone (None when not confident)."""
     model = model or load_model()
     if model is None:
         return None
