@@ -5,8 +5,8 @@ n_face_down, cards_up, board). The figures are the issue's: cards found, face up
 cards, rank+suit among readable face-up cards, board count exact among images with a board; plus image
 count exact, the codes reported that are not in the truth ("wrong codes"), a per-source line (source = the
 file name up to the first underscore) and the two halves of docs/camera.md (A: the 1st, 3rd, ... image in
-name order, used for tuning; B: the 2nd, 4th, ..., held out). `--read-times` adds the time of the corner
-reader per face-up card found (no cache), median and p95; pin it to one core (taskset -c 0).
+name order, used for tuning; B: the 2nd, 4th, ..., held out). `--read-times` adds the CPU time of the
+corner reader per face-up card found (no cache), median and p95; pin it to one core (taskset -c 0).
 Rendered: random tables (felt, back, light, perspective, JPEG) with exact truth, detected uncalibrated.
 
     PYTHONPATH=. python bench/vision_score.py --real ../shared/vision-dev [--truth FILE] [--worst 8]
@@ -128,21 +128,25 @@ def score_real(folder: Path, truth_csv: Path) -> dict[str, Tally]:
     return out
 
 
-def read_times(folder: Path, truth_csv: Path) -> list[float]:
-    """Seconds the corner reader takes per face-up card found in the photos (uncached reads)."""
-    from controller.vision.index import load_model, read_code
-    from controller.vision.single import detect_single
+def read_times(folder: Path, truth_csv: Path) -> dict[str, list[float]]:
+    """Process CPU seconds (one thread: pin it, and OpenCV is held to one) per face-up card found in the
+    photos, uncached: the whole reader and, where the reader has one, its CNN alone."""
+    from controller.vision import index
 
-    load_model()
-    times = []
+    index.load_model()
+    readers = {"reader": index.read_code}
+    if hasattr(index, "read_cnn"):
+        readers["cnn alone"] = index.read_cnn
+    times: dict[str, list[float]] = {k: [] for k in readers}
     for row in csv.DictReader(truth_csv.open(newline="")):
         img = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
         READS.clear()
-        for card in detect_single(img).cards:
+        for card in detect(img, VisionModel()).cards:
             if card.face_up:
-                t0 = time.perf_counter()
-                read_code(img, card.polygon)
-                times.append(time.perf_counter() - t0)
+                for name, fn in readers.items():
+                    t0 = time.process_time()
+                    fn(img, card.polygon)
+                    times[name].append(time.process_time() - t0)
     return times
 
 
@@ -205,10 +209,10 @@ def main() -> None:
         if not args.json:
             _print(sorted(tallies.items(), key=lambda kv: (kv[0] != "all", kv[0])), args.worst)
         if args.read_times:
-            ms = np.array(read_times(args.real, args.truth or args.real / "truth.csv")) * 1000
-            print(f"read per face-up card: median {np.median(ms):.2f} ms, "
-                  f"p95 {np.percentile(ms, 95):.2f} ms, "
-                  f"max {ms.max():.2f} ms ({len(ms)} cards)")
+            for name, got in read_times(args.real, args.truth or args.real / "truth.csv").items():
+                ms = np.array(got) * 1000
+                print(f"read per face-up card ({name}, CPU): median {np.median(ms):.2f} ms, "
+                      f"p95 {np.percentile(ms, 95):.2f} ms, max {ms.max():.2f} ms ({len(ms)} cards)")
     if args.rendered:
         w, h = (int(v) for v in args.size.split("x"))
         t = score_rendered(args.rendered, (w, h))

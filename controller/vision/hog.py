@@ -14,6 +14,7 @@ controller/vision/data/index_model.npz.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -272,14 +273,20 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexModel | None = No
     model = model or load_model()
     if model is None:
         return None
-    q = np.asarray(quad, np.float32)
-    best = _read_pairs(frame, q, model)
-    if (best is None or best[0] < MIN_CONFIDENCE) and GROW > 0:
-        centre = q.mean(axis=0)
-        grown = _read_pairs(frame, centre + (q - centre) * (1.0 + 2.0 * GROW), model)
+    return read_grown(np.asarray(quad, np.float32), lambda q: _read_pairs(frame, q, model))
+
+
+def read_grown(quad: np.ndarray, read: Callable[[np.ndarray], tuple[float, str] | None],
+               bar: float = MIN_CONFIDENCE) -> str | None:
+    """`read(quad)` → (confidence, code); when not confident, read the quad grown by GROW on every side
+    too and keep the more confident; the code when it reaches `bar` (shared with index.py's CNN)."""
+    best = read(quad)
+    if (best is None or best[0] < bar) and GROW > 0:
+        centre = quad.mean(axis=0)
+        grown = read(centre + (quad - centre) * (1.0 + 2.0 * GROW))
         if grown is not None and (best is None or grown[0] > best[0]):
             best = grown
-    return best[1] if best is not None and best[0] >= MIN_CONFIDENCE else None
+    return best[1] if best is not None and best[0] >= bar else None
 
 
 GROW = 0.03  # share of the card's size added on each side for the second look

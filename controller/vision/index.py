@@ -28,7 +28,6 @@ PX_MM = 2.0  # the network's input resolution, px per card mm
 INPUT = (round((ROI_MM[2] - ROI_MM[0]) * PX_MM), round((ROI_MM[3] - ROI_MM[1]) * PX_MM))  # (w, h)
 NONE = len(RANKS)  # the rank head's last class: no index in this corner
 MIN_CONFIDENCE = 0.5  # rank × suit probability below which no code is reported
-GROW = 0.03  # share of the card's size added on each side for the second look
 
 
 def corner_crop(frame: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
@@ -121,8 +120,8 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None
 
     The CNN first: the two index corners of a portrait card (0 and 2) vote together; when they give no
     confident code the other pair is tried: it covers a card whose long side the photo shows shorter
-    (stretched images, steep perspective). When neither does, the quad grown by GROW on every side is
-    read the same way: a quad a few millimetres inside the card's true edge cuts the index off at the
+    (stretched images, steep perspective). When neither does, the quad grown by hog.GROW on every side
+    is read the same way: a quad a few millimetres inside the card's true edge cuts the index off at the
     area's border. When the CNN gives no confident code, the HOG reader (hog.py) is asked.
     """
     q = np.asarray(quad, np.float32)
@@ -140,14 +139,8 @@ def read_cnn(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None)
     model = model or load_model()
     if model is None:
         return None
-    q = np.asarray(quad, np.float32)
-    best = _read_pairs(frame, q, model)
-    if (best is None or best[0] < MIN_CONFIDENCE) and GROW > 0:
-        centre = q.mean(axis=0)
-        grown = _read_pairs(frame, centre + (q - centre) * (1.0 + 2.0 * GROW), model)
-        if grown is not None and (best is None or grown[0] > best[0]):
-            best = grown
-    return best[1] if best is not None and best[0] >= MIN_CONFIDENCE else None
+    net = model
+    return hog.read_grown(np.asarray(quad, np.float32), lambda q: _read_pairs(frame, q, net), MIN_CONFIDENCE)
 
 
 def _read_pairs(frame: np.ndarray, quad: np.ndarray, model: IndexNet) -> tuple[float, str] | None:

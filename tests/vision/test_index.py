@@ -17,6 +17,7 @@ from controller.vision.index import (
     corner_crop,
     load_model,
     normalise,
+    read_cnn,
     read_code,
 )
 from controller.vision.render import BackDesign, back_texture, face_texture
@@ -86,13 +87,13 @@ def test_combine_lets_only_corners_with_an_index_vote() -> None:
 @pytest.mark.parametrize("code", ["Ah", "Kd", "7c", "2s", "Qh", "5c", "9d", "4s", "Tc", "3h"])
 def test_committed_model_reads_rendered_cards(code: str) -> None:
     frame, quad = _card_frame(face_texture(code, 6.0)[0], 260.0, angle=-35.0)
-    assert read_code(frame, quad) == code
+    assert read_cnn(frame, quad) == code
 
 
-def test_a_back_gives_no_code() -> None:
+def test_the_cnn_reads_no_code_on_a_back() -> None:
     back = back_texture(BackDesign(colour="blue", pattern="lattice"), 6.0)[0]
     frame, quad = _card_frame(back, 260.0)
-    assert read_code(frame, quad) is None
+    assert read_cnn(frame, quad) is None  # (the HOG fallback is not asked for backs: single.py reads faces)
     model = load_model()
     assert model is not None
     rank, _ = model.probs(np.stack([corner_crop(frame, quad, c) for c in range(4)]))
@@ -111,3 +112,14 @@ def test_training_samples_are_drawn_reproducibly() -> None:
     assert ((ys == -1) == (yr == NONE)).all()  # a corner with no index has no suit
     again = index_data.make(12, seed=3)
     assert np.array_equal(x, again[0]) and np.array_equal(yr, again[1])
+
+
+def test_the_hog_reader_is_asked_only_when_the_cnn_is_not_confident(monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.vision import index
+
+    frame, quad = _card_frame(face_texture("9d", 6.0)[0], 260.0)
+    asked: list[bool] = []
+    monkeypatch.setattr(index.hog, "read_code", lambda f, q: asked.append(True) or "2c")
+    assert read_code(frame, quad) == "9d" and not asked
+    monkeypatch.setattr(index, "read_cnn", lambda f, q, m=None: None)
+    assert read_code(frame, quad) == "2c" and asked
