@@ -3,10 +3,14 @@
 Real photos: a folder of images and a truth CSV in the vision-dev format (image, n_cards, n_face_up,
 n_face_down, cards_up, board). The figures are the issue's: cards found, face up/down right among found
 cards, rank+suit among readable face-up cards, board count exact among images with a board; plus image
-count exact and a per-source line (source = the file name up to the first underscore).
+count exact, the codes reported that are not in the truth ("wrong codes"), a per-source line (source = the
+file name up to the first underscore) and the two halves of docs/camera.md (A: the 1st, 3rd, ... image in
+name order, used for tuning; B: the 2nd, 4th, ..., held out). `--read-times` adds the CPU time of the
+corner reader per face-up card found (no cache), median and p95; pin it to one core (taskset -c 0).
 Rendered: random tables (felt, back, light, perspective, JPEG) with exact truth, detected uncalibrated.
 
     PYTHONPATH=. python bench/vision_score.py --real ../shared/vision-dev [--truth FILE] [--worst 8]
+        [--read-times]
     PYTHONPATH=. python bench/vision_score.py --rendered 40 [--size 640x480]
 """
 
@@ -16,6 +20,7 @@ import argparse
 import csv
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -39,11 +44,12 @@ class Tally:
     read_ok: int = 0
     boards: int = 0
     board_ok: int = 0
+    reported: int = 0  # codes reported on face-up cards
     rows: list[tuple[float, str]] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for k in ("images", "cards", "found", "exact", "face_ok", "readable", "read_ok", "boards",
-                  "board_ok"):
+                  "board_ok", "reported"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.rows += other.rows
 
@@ -64,7 +70,8 @@ class Tally:
                 f"up/down of found {pct(r['face_of_found'], self.face_ok, self.found)} | "
                 f"rank+suit {pct(r['rank_suit'], self.read_ok, self.readable)} | "
                 f"board exact {pct(r['board_exact'], self.board_ok, self.boards)} | "
-                f"count exact {pct(r['count_exact'], self.exact, self.images)}")
+                f"count exact {pct(r['count_exact'], self.exact, self.images)} | "
+                f"wrong codes {self.reported - self.read_ok}/{self.reported}")
 
 
 def _norm(code: object) -> str | None:
@@ -90,7 +97,7 @@ def score_image(truth: dict[str, str], pred: dict[str, object]) -> Tally:
     board = len(truth.get("board", "").split())
     face_ok = min(min(up, tu) + min(dn, td), found)
     t = Tally(images=1, cards=tn, found=found, exact=int(n == tn), face_ok=face_ok,
-              readable=sum(want.values()), read_ok=hit, boards=int(board > 0),
+              readable=sum(want.values()), read_ok=hit, boards=int(board > 0), reported=sum(got.values()),
               board_ok=int(board > 0 and pred.get("board_count") == board))
     miss = (tn - found) + abs(n - tn) + (sum(want.values()) - hit)
     t.rows.append((miss, f"{truth['image']}: cards {n}/{tn} up {up}/{tu} down {dn}/{td} "
@@ -110,14 +117,37 @@ def detect_json(path: Path, model: VisionModel | None = None) -> dict[str, objec
 
 
 def score_real(folder: Path, truth_csv: Path) -> dict[str, Tally]:
-    """Per source prefix and 'all'."""
-    rows = list(csv.DictReader(truth_csv.open(newline="")))
+    """Per source prefix, per half (A, B) and 'all'."""
+    rows = sorted(csv.DictReader(truth_csv.open(newline="")), key=lambda r: r["image"])
     out: dict[str, Tally] = {"all": Tally()}
-    for row in rows:
+    for i, row in enumerate(rows):
         t = score_image(row, detect_json(folder / row["image"]))
         out.setdefault(row["image"].split("_")[0], Tally()).add(t)
+        out.setdefault("half " + "AB"[i % 2], Tally()).add(t)
         out["all"].add(t)
     return out
+
+
+def read_times(folder: Path, truth_csv: Path) -> dict[str, list[float]]:
+    """Process CPU seconds (one thread: pin it, and OpenCV is held to one) per face-up card found in the
+    photos, uncached: the whole reader and, where the reader has one, its CNN alone."""
+    from controller.vision import index
+
+    index.load_model()
+    readers = {"reader": index.read_code}
+    if hasattr(index, "read_cnn"):
+        readers["cnn alone"] = index.read_cnn
+    times: dict[str, list[float]] = {k: [] for k in readers}
+    for row in csv.DictReader(truth_csv.open(newline="")):
+        img = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
+        READS.clear()
+        for card in detect(img, VisionModel()).cards:
+            if card.face_up:
+                for name, fn in readers.items():
+                    t0 = time.process_time()
+                    fn(img, card.polygon)
+                    times[name].append(time.process_time() - t0)
+    return times
 
 
 def score_rendered(n: int, size: tuple[int, int], seed: int = 3) -> Tally:
@@ -167,6 +197,7 @@ def main() -> None:
     ap.add_argument("--size", default="640x480")
     ap.add_argument("--worst", type=int, default=8)
     ap.add_argument("--json", action="store_true", help="print the rates as one JSON line instead")
+    ap.add_argument("--read-times", action="store_true", help="time the corner reader per face-up card")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.real is None and not args.rendered:
@@ -176,7 +207,12 @@ def main() -> None:
         tallies = score_real(args.real, args.truth or args.real / "truth.csv")
         result.update({k: v.rates() for k, v in tallies.items()})
         if not args.json:
-            _print(sorted(tallies.items(), key=lambda kv: kv[0] != "all"), args.worst)
+            _print(sorted(tallies.items(), key=lambda kv: (kv[0] != "all", kv[0])), args.worst)
+        if args.read_times:
+            for name, got in read_times(args.real, args.truth or args.real / "truth.csv").items():
+                ms = np.array(got) * 1000
+                print(f"read per face-up card ({name}, CPU): median {np.median(ms):.2f} ms, "
+                      f"p95 {np.percentile(ms, 95):.2f} ms, max {ms.max():.2f} ms ({len(ms)} cards)")
     if args.rendered:
         w, h = (int(v) for v in args.size.split("x"))
         t = score_rendered(args.rendered, (w, h))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the corner-index classifier (controller/vision/index.py) from rendered glyphs; reproducible.
+"""Train the HOG fallback of the corner reader (controller/vision/hog.py) from rendered glyphs; reproducible.
 
 Every sample is an index area drawn from scratch: a rank in a TrueType font (DejaVu and Liberation, bold,
 regular and condensed: their heavy serif and sans figures look like real card indices) or one of OpenCV's
@@ -35,7 +35,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
-from controller.vision.index import (
+from controller.vision.hog import (
     MODEL_PATH,
     PX_MM,
     RANKS,

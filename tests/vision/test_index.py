@@ -1,117 +1,125 @@
-"""The corner-index reader's parts: ink colour → suit colour, faint strokes, the whole-index bitmap."""
+"""The corner-index reader: the corner cut, its normalisation, the committed CNN, the pair vote."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from controller.core.cards import SUITS
 from controller.vision.index import (
-    GLYPH,
-    PX_MM,
+    INPUT,
+    NONE,
     ROI_MM,
-    WHOLE,
-    IndexModel,
-    _hysteresis,
-    _merge_gaps,
-    extract,
-    ink_warmth,
+    combine,
+    corner_crop,
     load_model,
-    suit_colour_prior,
+    normalise,
+    read_cnn,
+    read_code,
 )
-from controller.vision.render import draw_suit
+from controller.vision.render import BackDesign, back_texture, face_texture
 
-RED_INK, BLACK_INK = (40, 40, 200), (30, 30, 30)  # BGR
-GOLD_INK, SILVER_INK = (60, 150, 200), (190, 190, 190)
-
-
-def _index(rank: str, suit: str, paper: tuple[int, int, int], ink: tuple[int, int, int],
-           blur: float = 0.8) -> np.ndarray:
-    """An index area as index_roi delivers it (PX_MM px per mm): a rank in a Hershey font over a suit."""
-    x0, y0, x1, y1 = ROI_MM
-    w, h = round((x1 - x0) * PX_MM), round((y1 - y0) * PX_MM)
-    img = np.full((h, w, 3), paper, np.uint8)
-    cv2.putText(img, rank, (round(2.5 * PX_MM), round(10 * PX_MM)), cv2.FONT_HERSHEY_DUPLEX, 1.0, ink, 2,
-                cv2.LINE_AA)
-    draw_suit(img, suit, 6.5 * PX_MM, 15.5 * PX_MM, 5.5 * PX_MM, ink)
-    return cv2.GaussianBlur(img, (0, 0), blur)
+ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize(("paper", "ink", "red"), [
-    ((235, 235, 235), RED_INK, True), ((235, 235, 235), BLACK_INK, False),
-    ((20, 20, 20), GOLD_INK, True), ((20, 20, 20), SILVER_INK, False),
-    # A cast of the room's light shifts paper and ink alike: still told apart.
-    ((200, 225, 245), (30, 50, 210), True), ((200, 225, 245), (25, 30, 40), False),
-])
-def test_print_colour_tells_red_suits_from_black(paper: tuple[int, int, int], ink: tuple[int, int, int],
-                                                 red: bool) -> None:
-    g = extract(_index("7", "h" if red else "s", paper, ink))
-    assert g is not None
-    prior = suit_colour_prior(g.warmth)
-    allowed = {s for s, p in zip(SUITS, prior, strict=True) if p > 0}
-    assert allowed == ({"d", "h"} if red else {"c", "s"}), g.warmth
+def _card_frame(tex: np.ndarray, long_px: float, angle: float = 20.0,
+                felt: tuple[int, int, int] = (50, 110, 40), jpeg: int = 85) -> tuple[np.ndarray, np.ndarray]:
+    """A card texture laid on felt, rotated, `long_px` pixels long; (frame, portrait quad)."""
+    h, w = tex.shape[:2]
+    size = round(long_px * 2)
+    frame = np.full((size, size, 3), felt, np.uint8)
+    scale = long_px / h
+    a = np.deg2rad(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) * scale
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = (src - [w / 2, h / 2]) @ rot.T + size / 2
+    hom = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), hom, (size, size))
+    card = cv2.warpPerspective(tex, hom, (size, size), flags=cv2.INTER_AREA)
+    frame[mask > 127] = card[mask > 127]
+    _, enc = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR), dst.astype(np.float32)
 
 
-def test_unclear_print_colour_leaves_the_suit_to_the_glyph() -> None:
-    # Print that differs from the paper partly unevenly (warm light on silver) rules nothing out.
-    assert ink_warmth(np.array([[150, 170, 200]], np.float32), np.array([20, 20, 20])) == pytest.approx(
-        50 / 180)
-    assert suit_colour_prior(0.25).tolist() == [1, 1, 1, 1]
-    assert ink_warmth(np.zeros((0, 3)), np.array([1, 2, 3])) == 0.0
+def test_corner_crop_cuts_the_index_area_at_the_inputs_size() -> None:
+    tex = face_texture("Kc", 6.0)[0]
+    for long_px in (110.0, 700.0):  # a far card, and one with more pixels per mm than the network reads
+        frame, quad = _card_frame(tex, long_px)
+        crop = corner_crop(frame, quad, 0)
+        assert crop.shape == (INPUT[1], INPUT[0], 3)
+        # The area starts 1.5 mm outside the card: its top-left shows the felt, the rest the card's paper.
+        felt = crop[:2, :2].reshape(-1, 3).mean(axis=0)
+        assert felt[1] < 160 and felt[0] < 120, felt
+        assert np.median(crop[10:, 10:].reshape(-1, 3), axis=0).min() > 200
+    assert ROI_MM[0] < 0 < ROI_MM[2]
 
 
-def test_a_faint_stroke_does_not_split_a_glyph() -> None:
-    dist = np.zeros((20, 10), np.float32)
-    dist[2:8, 3:7] = 200  # the top of a "5"
-    dist[8:10, 3] = 60  # its neck, faint after blur
-    dist[10:16, 3:7] = 200  # its bowl
-    dist[18, 8] = 70  # a speck of noise: above the weak cut, joined to nothing strong
-    ink = _hysteresis(dist, 80, 50)
-    assert ink[8:10, 3].all() and not ink[18, 8]
-    assert cv2.connectedComponents(ink)[0] == 2  # background + one glyph
+def test_normalise_puts_paper_at_zero_and_keeps_red_apart_from_black() -> None:
+    crops = np.empty((2, INPUT[1], INPUT[0], 3), np.uint8)
+    crops[:] = (200, 215, 235)  # paper under warm light
+    crops[0, 20:40, 10:20] = (40, 40, 200)  # red print
+    crops[1, 20:40, 10:20] = (30, 30, 40)  # black print
+    x = normalise(crops)
+    assert x.shape == (2, 3, INPUT[1], INPUT[0])
+    assert np.abs(x[:, :, :10]).max() == 0.0  # paper
+    red, black = x[0, :, 30, 15], x[1, :, 30, 15]
+    assert red[2] - red[0] > 0.5  # the red channel falls far less than blue under red print
+    assert abs(black[2] - black[0]) < 0.2 * abs(black[0])
 
 
-def test_rows_broken_by_a_small_gap_are_one_glyph() -> None:
-    assert _merge_gaps([(3, 20), (22, 30), (36, 50)], 2) == [(3, 30), (36, 50)]
-    assert _merge_gaps([], 2) == []
+def test_combine_lets_only_corners_with_an_index_vote() -> None:
+    rank = np.zeros((2, NONE + 1), np.float32)
+    suit = np.zeros((2, 4), np.float32)
+    rank[0, NONE], suit[0, 1] = 1.0, 1.0  # no index here: a pip saying "diamonds"
+    rank[1, 12], suit[1, 3] = 0.9, 0.8  # an ace of spades
+    rank[1, NONE] = 0.1
+    got = combine(rank, suit)
+    assert got is not None and got[1] == "As"
+    assert got[0] == pytest.approx(0.8)
+    rank[1] = 0.0
+    rank[1, NONE] = 1.0
+    assert combine(rank, suit) is None
 
 
-def test_extract_gives_the_whole_index_as_well_as_its_glyphs() -> None:
-    g = extract(_index("K", "c", (235, 235, 235), BLACK_INK))
-    assert g is not None and g.whole is not None
-    assert g.rank.shape == g.suit.shape == GLYPH[::-1]
-    assert g.whole.shape == WHOLE[::-1]
-    # The whole bitmap holds the rank on top and the suit under it: ink in both halves.
-    assert g.whole[:WHOLE[1] // 2].max() > 0.5 and g.whole[WHOLE[1] // 2:].max() > 0.5
+@pytest.mark.parametrize("code", ["Ah", "Kd", "7c", "2s", "Qh", "5c", "9d", "4s", "Tc", "3h"])
+def test_committed_model_reads_rendered_cards(code: str) -> None:
+    frame, quad = _card_frame(face_texture(code, 6.0)[0], 260.0, angle=-35.0)
+    assert read_cnn(frame, quad) == code
 
 
-@pytest.mark.parametrize("code", ["Ah", "Kd", "7c", "2s", "Qh", "5c", "9d", "4s"])
-def test_committed_model_reads_clean_rendered_indices(code: str) -> None:
+def test_the_cnn_reads_no_code_on_a_back() -> None:
+    back = back_texture(BackDesign(colour="blue", pattern="lattice"), 6.0)[0]
+    frame, quad = _card_frame(back, 260.0)
+    assert read_cnn(frame, quad) is None  # (the HOG fallback is not asked for backs: single.py reads faces)
     model = load_model()
     assert model is not None
-    ink = RED_INK if code[1] in "hd" else BLACK_INK
-    g = extract(_index(code[0], code[1], (235, 235, 235), ink))
-    assert g is not None
-    r, s = model.probs(g)
-    s = s * suit_colour_prior(g.warmth)
-    assert "23456789TJQKA"[int(np.argmax(r[:13]))] + SUITS[int(np.argmax(s))] == code
+    rank, _ = model.probs(np.stack([corner_crop(frame, quad, c) for c in range(4)]))
+    assert (rank.argmax(axis=1) == NONE).all()
 
 
-def test_a_model_with_hidden_layers_saves_and_loads(tmp_path: Path) -> None:
-    g = extract(_index("Q", "d", (235, 235, 235), RED_INK))
-    assert g is not None
-    n = len(g.heads_x()[0])
-    rng = np.random.default_rng(0)
-    model = IndexModel(rank_w=rng.normal(size=(9, 14)).astype(np.float32),
-                       suit_w=rng.normal(size=(9, 4)).astype(np.float32),
-                       mean=np.zeros(n, np.float32), scale=np.ones(n, np.float32),
-                       rank_h=rng.normal(size=(n + 1, 8)).astype(np.float32) * 0.01,
-                       suit_h=rng.normal(size=(n + 1, 8)).astype(np.float32) * 0.01)
-    model.save(tmp_path / "m.npz")
-    back = load_model.__wrapped__(tmp_path / "m.npz")
-    assert back is not None and back.rank_h is not None and back.suit_h is not None
-    for a, b in zip(model.probs(g), back.probs(g), strict=True):
-        assert a.shape == b.shape and np.allclose(a, b, atol=2e-2)  # weights are stored as float16
+def test_training_samples_are_drawn_reproducibly() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import index_data
+    finally:
+        sys.path.pop(0)
+    x, yr, ys = index_data.make(12, seed=3)
+    assert x.shape == (12, INPUT[1], INPUT[0], 3) and x.dtype == np.uint8
+    assert ((yr >= 0) & (yr <= NONE)).all()
+    assert ((ys == -1) == (yr == NONE)).all()  # a corner with no index has no suit
+    again = index_data.make(12, seed=3)
+    assert np.array_equal(x, again[0]) and np.array_equal(yr, again[1])
+
+
+def test_the_hog_reader_is_asked_only_when_the_cnn_is_not_confident(monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.vision import index
+
+    frame, quad = _card_frame(face_texture("9d", 6.0)[0], 260.0)
+    asked: list[bool] = []
+    monkeypatch.setattr(index.hog, "read_code", lambda f, q: asked.append(True) or "2c")
+    assert read_code(frame, quad) == "9d" and not asked
+    monkeypatch.setattr(index, "read_cnn", lambda f, q, m=None: None)
+    assert read_code(frame, quad) == "2c" and asked
