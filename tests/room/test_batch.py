@@ -262,7 +262,12 @@ def test_two_floors_deadlocking_on_one_database_lose_nothing(pg_dsn: str) -> Non
         stores = [PostgresStore(pg_dsn, schema), PostgresStore(pg_dsn, schema)]
         for s in stores:
             await s.open()
-        ingests = [Ingest(store=s, hub=Hub(), prefix="cardtable", dealers={}) for s in stores]
+        # A dealer per table: each batch's first alert then adds to a tally row of its own. With one
+        # dealer, two server processes whose pids share a tally shard (pid mod 8, one run in eight) met
+        # on that row first: the second batch waited for the first one's commit and never reached the
+        # barrier, which the first one waited at (CI hung here for 300 s).
+        dealers = {"tx": "dx", "ty": "dy"}
+        ingests = [Ingest(store=s, hub=Hub(), prefix="cardtable", dealers=dealers) for s in stores]
         # Each batch files the first alert of a table new to the store (a row in `tables`, uncommitted),
         # then one of the table the other batch has just filed: each waits for the other's commit.
         queues = {"fa": [on_table("tx", "fa-1", 1), on_table("ty", "fa-2", 2)],
@@ -277,7 +282,8 @@ def test_two_floors_deadlocking_on_one_database_lose_nothing(pg_dsn: str) -> Non
                 await ingest.handle(topic, payload)
                 if first_pass[0]:  # both batches hold one count row each before taking the other's
                     first_pass[0] = False
-                    await barrier.wait()
+                    async with asyncio.timeout(30):  # a lock this test did not plan for fails, not hangs
+                        await barrier.wait()
             return handle
 
         await asyncio.gather(*(consume(Queue(queues[t]), handler(i), i.batch,
