@@ -14,6 +14,7 @@ from aiohttp import web
 
 from controller.floor.config import FloorConfig
 from controller.floor.gaps import Streams
+from controller.floor.gcwatch import GcWatch
 from controller.floor.hub import Hub
 from controller.floor.ingest import Ingest
 from controller.floor.ledger import Ledger
@@ -44,8 +45,10 @@ class FloorService:
         self.link.on_change.append(lambda up: self.hub.publish({"type": "broker", "connected": up}))
         self.link.on_ack_published.append(
             lambda ack: self.hub.publish({"type": "ack_sent", "table": ack.table, "id": ack.alert_id}))
+        self.gc = GcWatch()  # collections' pauses on the health page (a long one delays every alert)
         self.floor = Floor(cfg=cfg, store=self.store, hub=self.hub, ingest=self.ingest,
-                           acks_pending=self.link.acks_pending, link_stats=self.link_statistics, clock=clock)
+                           acks_pending=self.link.acks_pending, link_stats=self.link_statistics,
+                           gc_stats=self.gc.statistics, clock=clock)
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -60,6 +63,7 @@ class FloorService:
 
     async def start(self) -> None:
         """Open the store and start serving HTTP; the broker link runs separately (run_link)."""
+        self.gc.install()
         await self.store.open()
         await self.ingest.load()
         await self.streams.load(self.store)
@@ -79,6 +83,7 @@ class FloorService:
         await self.ingest.flush_states()
         await self.streams.save(self.store)
         await self.store.close()
+        self.gc.remove()
 
 
 @contextlib.asynccontextmanager

@@ -46,6 +46,7 @@ class Floor:
 
     def __init__(self, *, cfg: FloorConfig, store: Store, hub: Hub, ingest: Ingest,
                  acks_pending: Callable[[], None], link_stats: Callable[[], dict[str, Any]],
+                 gc_stats: Callable[[], dict[str, Any]] = dict,
                  clock: Callable[[], float] = time.time) -> None:
         self.cfg = cfg
         self.store = store
@@ -53,6 +54,7 @@ class Floor:
         self.ingest = ingest
         self.acks_pending = acks_pending
         self.link_stats = link_stats
+        self.gc_stats = gc_stats
         self.clock = clock
         self.sessions = Sessions(ttl=cfg.web.session_hours * 3600, clock=clock)
         self.users = {name: (u.hash, u.role) for name, u in cfg.users.items()}
@@ -404,7 +406,7 @@ async def api_health(request: web.Request) -> web.StreamResponse:
     return json_response({"broker": f.link_stats(), "ingest": f.ingest.counts, "hub": f.hub.statistics(),
                           "store": await f.store.counts(), "sessions": len(f.sessions),
                           "quarantine": await f.store.quarantined(),
-                          "store_error": f.ingest.store_error})
+                          "store_error": f.ingest.store_error, "gc": f.gc_stats()})
 
 
 async def api_ack(request: web.Request) -> web.StreamResponse:

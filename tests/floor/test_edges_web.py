@@ -93,6 +93,7 @@ def test_http_json_is_strict_and_health_shows_the_quarantine(tmp_path: Path) -> 
             async with http.get(base + "/api/health") as r:
                 health = await r.json()
         assert health["quarantine"]["count"] == 1
+        assert set(health["gc"]) == {"collections", "max_ms", "slow"}  # the collector's pauses
         assert health["quarantine"]["recent"][0]["topic"] == "cardtable/t1/alerts"
         assert "1e400" in health["quarantine"]["recent"][0]["excerpt"]
 

@@ -106,7 +106,8 @@ def test_room_every_alert_once_on_the_floor(tmp_path: Path, broker: Broker, stor
           f"resend requests {h['broker']['streams']['resend_requests']}, batches "
           f"{h['broker']['batches']} (largest {h['broker']['largest_batch']}); inside the floor, taken -> "
           f"written to the stream {h['hub']['taken_to_stream_ms']} ms; states coalesced for the stream "
-          f"{h['hub']['states_coalesced']}, states in {h['ingest']['state']}")
+          f"{h['hub']['states_coalesced']}, states in {h['ingest']['state']}; garbage collections "
+          f"{h['gc']['collections']}, longest {h['gc']['max_ms']} ms")
     assert summary["tables"] == TABLES and summary["unpublished"] == 0
     assert out["whole"], f"{len(raised.keys() - live.arrived.keys())} alerts never reached the live stream"
     assert live.copies == 0  # nothing twice on the stream
