@@ -159,7 +159,7 @@ def model_from_config(section: Mapping[str, Any]) -> VisionModel:
                            card_long_px=float(deck["card_long_px"]) if "card_long_px" in deck else None,
                            back=back, glyphs=glyph_mod.GlyphSet.from_toml_tables(g) if g else None,
                            reference=_decode_png(deck["reference"]) if "reference" in deck else None)
-    except (ValueError, TypeError, KeyError, IndexError, binascii.Error) as exc:
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, binascii.Error) as exc:
         raise UsageError(f"[camera] calibration data is malformed: {exc}") from None
 
 

@@ -40,6 +40,9 @@ class CameraConfig:
             if key in section and (not isinstance(section[key], typ) or (isinstance(section[key], bool)
                                    and typ is not bool)):
                 errors.append(f"{where}.{key}: expected {_typename(typ)}, got {section[key]!r}")
+        for key in TABLES:  # calibration data: checked inside by model_from_config, the shape here
+            if key in section and not isinstance(section[key], Mapping):
+                errors.append(f"{where}.{key}: expected a table, got {section[key]!r}"[:200])
         if "source" not in section:
             errors.append(f"{where}.source: required (e.g. \"/dev/video0\", \"picamera\", a file or folder)")
         fps = section.get("fps", 5.0)

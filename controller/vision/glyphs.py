@@ -48,6 +48,9 @@ class GlyphSet:
                 raise ValueError(f"glyph has {raw.size} bytes, expected {GLYPH[0] * GLYPH[1]}")
             return raw.reshape(GLYPH[1], GLYPH[0]).astype(np.float32) / 255.0
 
+        unknown = sorted(str(k) for k in data if k not in ("rank", "suit"))
+        if unknown:  # unknown keys are fatal in every config section
+            raise ValueError(f"glyphs.{unknown[0]}: unknown key (expected rank and suit)")
         return cls(ranks={k: dec(v) for k, v in data.get("rank", {}).items()},
                    suits={k: dec(v) for k, v in data.get("suit", {}).items()})
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -193,3 +194,22 @@ def test_source_reuses_unchanged_clusters_between_frames() -> None:
     _run(src, 1.5)
     mem = src._memory
     assert (mem.misses, mem.hits) == (2, 6)  # two cards found once, then remembered for three frames
+
+
+@pytest.mark.parametrize("section, words", [
+    ({"source": "x", "zones": 5}, "camera.zones: expected a table"),
+    ({"source": "x", "deck": [1]}, "camera.deck: expected a table"),
+    ({"source": "x", "glyphs": "abc"}, "camera.glyphs: expected a table"),
+    ({"source": "x", "zones": {"board": 5}}, "calibration data is malformed"),
+    ({"source": "x", "glyphs": {"a": 5}}, "glyphs.a: unknown key"),
+    ({"source": "x", "glyphs": {"rank": 5}}, "calibration data is malformed"),
+    ({"source": "x", "deck": {"frame": 5}}, "calibration data is malformed"),
+])
+def test_camera_calibration_tables_of_the_wrong_shape_are_one_line_errors(section: dict[str, Any],
+                                                                          words: str) -> None:
+    """A hand-edited [camera] section: a usage error naming the part, never an AttributeError."""
+    from controller.errors import UsageError
+
+    with pytest.raises(UsageError) as exc:
+        CameraConfig.from_mapping(section)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
