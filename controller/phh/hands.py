@@ -440,7 +440,8 @@ class Play:
                 self._record(p.seat, "post_ante", 0, added)
                 continue
             self.street_bets[p.seat] += added
-            kind: RecordedAction = {"sb": "post_sb", "straddle": "post_straddle"}.get(p.kind, "post_bb")
+            kind: RecordedAction = "post_sb" if p.kind == "sb" else \
+                "post_straddle" if p.kind == "straddle" else "post_bb"
             self.steps.append(Step(kind="post", player=p.seat, action=kind, total=self.street_bets[p.seat],
                                    added=added))
             self._record(p.seat, kind, self.street_bets[p.seat], added)

@@ -162,7 +162,7 @@ def _setup(hand: PhhHand, seats: list[int], button: int, occupied: set[int], clo
     limit = {"limit": "fixed", "small_bet": hand.small_bet, "big_bet": hand.big_bet} if hand.variant == "FT" \
         else {"limit": "no"}
     out.append(LevelEvent(t=clock.tick(0.5), sb=fb.sb, bb=fb.bb, ante=fb.ante, chip=1, ante_mode=fb.ante_mode,
-                          scale=hand.scale, game="holdem", **limit))  # type: ignore[arg-type]
+                          scale=hand.scale, game="holdem", **limit))
     sb_i = hand.blind_indices()[0]
     straddles = fb.straddles or None
     posts = {seats[i]: a for i, a in (fb.posts or {}).items()} or None
@@ -350,8 +350,8 @@ def _stud_events(play: StudPlay, seats: list[int], clock: _Clock) -> list[Event]
             out.append(ActionEvent(t=clock.tick(0.5), seat=seat, action=step.action,  # type: ignore[arg-type]
                                    amount=step.total))
         elif step.kind == "show":
-            up = set(play.up.get(step.player, []))
-            shown_later += [(seat, c) for c in step.cards if is_card(c) and c not in up]
+            showing = set(play.up.get(step.player, []))
+            shown_later += [(seat, c) for c in step.cards if is_card(c) and c not in showing]
         elif step.kind == "muck":
             out += _to_muck(seat, play.cards.get(step.player, []), clock)
     for seat, c in shown_later:  # hands are tabled once the betting is over
