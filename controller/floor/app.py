@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import time
@@ -75,6 +76,10 @@ class FloorService:
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else self.cfg.web.port
+        # What start-up made (modules, config, the web app: ~60,000 objects) lives as long as the process;
+        # frozen, no later full collection walks it again (12 ms each on an idle machine).
+        gc.collect()
+        gc.freeze()
 
     async def stop(self) -> None:
         if self._runner is not None:
