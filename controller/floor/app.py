@@ -64,7 +64,6 @@ class FloorService:
 
     async def start(self) -> None:
         """Open the store and start serving HTTP; the broker link runs separately (run_link)."""
-        self.gc.install()
         await self.store.open()
         await self.ingest.load()
         await self.streams.load(self.store)
@@ -80,6 +79,7 @@ class FloorService:
         # frozen, no later full collection walks it again (12 ms each on an idle machine).
         gc.collect()
         gc.freeze()
+        self.gc.install()  # start-up's own collection and a failed start are not the floor's pauses
 
     async def stop(self) -> None:
         if self._runner is not None:
