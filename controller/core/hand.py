@@ -374,8 +374,8 @@ class Hand(DealPart, BoardPart):
             elif self.phase in (BETTING, DUE):
                 self.lost[card] = zone
         elif seat is not None:
-            out += self._seat_gone(seat, card, ev)
-        if self.must_leave.get(card) == zone:
+            out = self._seat_gone(seat, card, ev)  # a fresh list: nothing before it to keep
+        if self.must_leave and self.must_leave.get(card) == zone:
             del self.must_leave[card]
         return out
 
@@ -399,8 +399,10 @@ class Hand(DealPart, BoardPart):
 
     def h_muck(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        self.lost.pop(card, None)
-        self.in_flight.pop(card, None)
+        if self.lost:
+            self.lost.pop(card, None)
+        if self.in_flight:
+            self.in_flight.pop(card, None)
         self.zones.put(card, "muck", _uid(ev))  # put takes the card out of the zone it was in
         owner = self._owner_of(card)
         if owner is None or card == self.exposed_card or card == self.extra_first:

@@ -448,16 +448,16 @@ class StudHand(Hand):
     # --- up-cards and down-cards -----------------------------------------------------------------------
     def h_stud_exposed(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        zone = getattr(ev, "zone", "")
-        seat = _seat_of(zone)
-        if self.early.get(seat or 0) == card:
+        seat = _seat_of(getattr(ev, "zone", ""))
+        if self.early and self.early.get(seat or 0) == card:
             self.early_up.add(card)  # a premature card dealt face up: it is no hole card (yet)
             return []
-        if (seat is None or seat not in self.holes or card not in self.holes[seat]
-                or self.phase in (SHOWDOWN, ENDED)):
+        mine = self.holes.get(seat) if seat is not None else None
+        if mine is None or card not in mine or self.phase in (SHOWDOWN, ENDED):
             return self.h_exposed(ev, card)
-        if card in self.face_due:
-            del self.face_due[card]
+        face_due = self.face_due
+        if card in face_due:  # the usual case: an up-card seen face up as it was dealt
+            del face_due[card]
             self.up[seat].append(card)
             return []
         if card in self.turn_owed:
