@@ -453,7 +453,7 @@ class StudHand(Hand):
             self.early_up.add(card)  # a premature card dealt face up: it is no hole card (yet)
             return []
         mine = self.holes.get(seat) if seat is not None else None
-        if mine is None or card not in mine or self.phase in (SHOWDOWN, ENDED):
+        if seat is None or mine is None or card not in mine or self.phase in (SHOWDOWN, ENDED):
             return self.h_exposed(ev, card)
         face_due = self.face_due
         if card in face_due:  # the usual case: an up-card seen face up as it was dealt
