@@ -103,7 +103,8 @@ class StudHand(Hand):
     # --- the initial deal (002 §2) ---------------------------------------------------------------------
     def h_stud_deal(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        seat = _seat(ev)
+        seat = _seat_of(getattr(ev, "zone", ""))  # `_seat`, inlined (as `_uid` below): every card asks
+        assert seat is not None
         mine = self.holes.get(seat)
         zones = self.zones
         if mine is not None and card in mine:
@@ -126,7 +127,7 @@ class StudHand(Hand):
         deal_cards = self.deal_cards
         n = len(deal_cards)  # < len(deal_seq): the last card of the deal opens 3rd street
         want = self.deal_seq[n]
-        zones.put(card, f"seat{seat}", _uid(ev))  # `_place_hole`, inlined (replay speed, issue 13)
+        zones.put(card, f"seat{seat}", getattr(ev, "uid", None))  # `_place_hole`, inlined (replay speed)
         mine.append(card)
         self.record.hole.setdefault(seat, []).append(card)
         deal_cards.append(card)
@@ -535,7 +536,8 @@ class StudHand(Hand):
         # A card of 4th-7th street, one a live seat: the most frequent card event of a stud hand, so the
         # usual case reads the zones and the hand's lists directly (replay speed, issue 13).
         assert card is not None
-        seat = _seat(ev)
+        seat = _seat_of(getattr(ev, "zone", ""))  # `_seat`, inlined (as `_uid` below)
+        assert seat is not None
         holes = self.holes
         mine = holes.get(seat)
         zones = self.zones
@@ -568,7 +570,7 @@ class StudHand(Hand):
             return left + self._wrong_seat(seat, card)
         if self.early:
             self.early.pop(seat, None)  # the remedy: a new card for the street (the early one is out)
-        zones.put(card, f"seat{seat}", _uid(ev))  # `_place_hole`, inlined
+        zones.put(card, f"seat{seat}", getattr(ev, "uid", None))  # `_place_hole`, inlined
         mine.append(card)
         rec.hole.setdefault(seat, []).append(card)
         got.add(seat)
