@@ -311,6 +311,7 @@ class Engine:
     # --- hand events --------------------------------------------------------------------------------
     @property
     def profile(self) -> Profile:
+        """The rule profile; setting it forgets the zones checked against the old one's seats."""
         return self._profile
 
     @profile.setter
