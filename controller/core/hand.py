@@ -372,7 +372,7 @@ class Hand(DealPart, BoardPart):
                     self.must_burn[self.game.streets[nxt]] = card
             elif self.phase in (BETTING, DUE):
                 self.lost[card] = zone
-        elif seat is not None:
+        elif seat is not None and self.phase not in (SHOWDOWN, ENDED):  # after the betting: nothing to do
             out = self._seat_gone(seat, card, ev)  # a fresh list: nothing before it to keep
         if self.must_leave and self.must_leave.get(card) == zone:
             del self.must_leave[card]
