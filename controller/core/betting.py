@@ -16,7 +16,7 @@ from controller.core.chips import DEFAULT_CHIP_VALUES, all_in_reopens, is_oversi
 from controller.core.events import ActionEvent, ChipsEvent
 from controller.core.profiles import Profile
 from controller.core.record import ActionRecord, BetStreet, RecordedAction
-from controller.core.structures import NO_LIMIT, BettingStructure, Situation, Wager
+from controller.core.structures import LIMIT_KINDS, NO_LIMIT, BettingStructure, Situation, Wager
 
 IntentKind = Literal["check", "call", "raise"]
 
@@ -109,6 +109,7 @@ class BettingRound:
         self._time_flagged = False
         self._clock_deadline: float | None = None
         self._limit = min(profile.action_time_s, profile.all_in_time_s)
+        self._sit_wager: tuple[Situation, Wager | None] | None = None  # a limit wager's last structure answer
         self._run(first_to_act, t, [], include_start=True)
 
     # ------------------------------------------------------------------ public views
@@ -477,7 +478,7 @@ class BettingRound:
                 kind, total = self._limit_amount(seat, intent, total, cap, findings, sit)
             elif total < self.min_raise_to and total < cap:
                 kind, total = self._under_raise(seat, intent, total, cap, findings)
-        if kind == "raise" and self._limited and (self.structure.is_limit or self.bring_in_open
+        if kind == "raise" and self._limited and (self.structure.kind in LIMIT_KINDS or self.bring_in_open
                                                   or self.must_bring_in(seat)):
             self._limit_raise(seat, total, cap, t, findings, sit)
             return True
@@ -492,7 +493,7 @@ class BettingRound:
                       sit: Situation) -> tuple[IntentKind, int]:
         """A bet/raise under a limit structure: the bring-in, the cap, the exact or bounded amount."""
         bet = self.current_bet
-        if self.must_bring_in(seat) and total <= self.structure.bring_in:
+        if seat == self.forced_opener and self.must_bring_in(seat) and total <= self.structure.bring_in:
             if total < self.structure.bring_in and total < cap:
                 findings.append(Finding(
                     code="BET_BELOW_MINIMUM", seat=seat,
@@ -501,6 +502,7 @@ class BettingRound:
                 total = self.structure.bring_in
             return "raise", total
         w = self.structure.wager(sit)
+        self._sit_wager = (sit, w)  # `_limit_raise` applies this wager next: the same situation
         if w is None:
             fixed = min(bet, cap)
             as_what = "a check" if fixed == self.committed[seat] else f"a call to {fixed}"
@@ -556,10 +558,11 @@ class BettingRound:
         bet, structure = self.current_bet, self.structure
         sit = sit if sit is not None else self.situation(seat)
         name: RecordedAction = "allin" if total == cap else "bet" if bet == 0 else "raise"
-        if self.must_bring_in(seat) and total <= structure.bring_in:
+        forced = seat == self.forced_opener and self.must_bring_in(seat)
+        if forced and total <= structure.bring_in:
             self.bring_in_open = True  # the bring-in: not a bet that counts, completing it is no raise
             self._acted.add(seat)
-        elif structure.is_completion(sit, total) or (self.must_bring_in(seat) and total > bet):
+        elif structure.is_completion(sit, total) or (forced and total > bet):
             # 002 §3: completing the bring-in is the round's opening bet, not a raise; it reopens the
             # betting for the bring-in. A short all-in completion does not count or reopen.
             self.bring_in_open = False
@@ -571,7 +574,8 @@ class BettingRound:
             else:
                 self._acted.add(seat)
         else:
-            w = structure.wager(sit)
+            memo = self._sit_wager
+            w = memo[1] if memo is not None and memo[0] is sit else structure.wager(sit)
             full = w is not None and total >= w.min_to
             if full or structure.short_all_in_reopens(sit, total):
                 if full and structure.kind not in ("fixed", "split"):

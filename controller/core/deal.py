@@ -366,9 +366,9 @@ class DealPart(HandBase):
     def h_exposed(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
         zone = getattr(ev, "zone", "")
-        out = self._camera_check(zone, card)
-        if out:
-            return out
+        where = self.zones.where.get(card)  # `_camera_check` only when the readers place it elsewhere
+        if where is not None and where != zone and zone != "deck":
+            return self._camera_check(zone, card)
         if zone == "deck":
             return self._boxed(card)
         if zone == "burn":

@@ -309,19 +309,39 @@ class Engine:
         return out + self._alerts(ev.t, findings)
 
     # --- hand events --------------------------------------------------------------------------------
+    @property
+    def profile(self) -> Profile:
+        """The rule profile; setting it forgets the zones checked against the old one's seats."""
+        return self._profile
+
+    @profile.setter
+    def profile(self, profile: Profile) -> None:
+        self._profile = profile
+        self._zone_kinds: dict[str, tuple[int | None, str]] = {}  # checked against this profile's seats
+
     def _on_card(self, ev: CardSeen | CardGone | Exposed) -> list[Outcome]:
+        # Every card event passes here (most of a stud hand's): a zone's seat and the kind of a card
+        # arriving there are looked up once per zone, not parsed at each event (replay speed, issue 13).
         zone = ev.zone
-        seat = _seat_of(zone)
-        if seat is not None and seat > self.profile.max_seats:
-            top = self.profile.max_seats
-            return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
-        card, uid = ev.card, ev.uid
-        if card is None and uid is None:  # neither face nor tag read (extension)
-            card = self._unread_exposed(zone) if isinstance(ev, Exposed) else self._unread_card(ev)
-            if card is None:
-                return []  # nothing the readers placed there: nothing to apply
-        elif card is None and uid is not None and self.zones.decks:
-            card = self.zones.decks[-1].uid_to_card.get(uid)  # fast path: a tag of the active deck
+        known = self._zone_kinds.get(zone)
+        if known is None:
+            seat = _seat_of(zone)
+            if seat is not None and seat > self.profile.max_seats:
+                top = self.profile.max_seats
+                return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
+            known = self._zone_kinds[zone] = (seat, zone if seat is None else "hole")
+        seat = known[0]
+        card = ev.card
+        if card is None:
+            uid = ev.uid
+            if uid is None:  # neither face nor tag read (extension)
+                card = self._unread_exposed(zone) if isinstance(ev, Exposed) else self._unread_card(ev)
+                if card is None:
+                    return []  # nothing the readers placed there: nothing to apply
+            else:
+                decks = self.zones.decks
+                if decks:
+                    card = decks[-1].uid_to_card.get(uid)  # fast path: a tag of the active deck
         if card is None or (zone == "deck" and self.zones.check is not None):
             res = self.zones.resolve(ev.card, ev.uid)
             if isinstance(ev, CardSeen) and zone == "deck" and self.zones.check is not None:
@@ -333,9 +353,8 @@ class Engine:
                 return self._alerts(ev.t, [Finding(code="FOREIGN_CARD", message=(
                     f"Card in zone {zone}: {res.foreign}"), seat=seat)])
             card = res.card
-        kind = _CARD_KIND[type(ev)]
-        if kind == "card":
-            kind = "hole" if seat is not None else zone
+        cls = type(ev)
+        kind = known[1] if cls is CardSeen else _CARD_KIND[cls]  # a card arriving: its zone's kind
         # `_hand` inlined: card events are most of a stud hand's (replay speed, issue 13).
         hand = self.current
         phase, street_i = hand.phase, hand.street_i

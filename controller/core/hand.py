@@ -34,7 +34,6 @@ from controller.core.handbase import (
     _f,
     _seat_of,
     _severity,
-    _uid,
 )
 from controller.core.structures import round_kwargs
 
@@ -373,9 +372,9 @@ class Hand(DealPart, BoardPart):
                     self.must_burn[self.game.streets[nxt]] = card
             elif self.phase in (BETTING, DUE):
                 self.lost[card] = zone
-        elif seat is not None:
-            out += self._seat_gone(seat, card, ev)
-        if self.must_leave.get(card) == zone:
+        elif seat is not None and self.phase not in (SHOWDOWN, ENDED):  # after the betting: nothing to do
+            out = self._seat_gone(seat, card, ev)  # a fresh list: nothing before it to keep
+        if self.must_leave and self.must_leave.get(card) == zone:
             del self.must_leave[card]
         return out
 
@@ -387,8 +386,8 @@ class Hand(DealPart, BoardPart):
             return []
         if card == self.exposed_card or card == self.extra_first:
             return []
-        if self.phase in (SHOWDOWN, ENDED) and self.showdown is not None:
-            return self.showdown.on_card(ev, card)
+        if self.phase in (SHOWDOWN, ENDED):
+            return []  # cards gathered after the betting: the showdown hears of them in the muck (on_card)
         if self.phase in (BETTING, DUE):
             if seat not in rec.folded and seat not in rec.dead:
                 left = [c for c in self.holes.get(seat, []) if self.zones.zone_of(c) == f"seat{seat}"]
@@ -399,10 +398,16 @@ class Hand(DealPart, BoardPart):
 
     def h_muck(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        self.lost.pop(card, None)
-        self.in_flight.pop(card, None)
-        self.zones.put(card, "muck", _uid(ev))  # put takes the card out of the zone it was in
-        owner = self._owner_of(card)
+        if self.lost:
+            self.lost.pop(card, None)
+        if self.in_flight:
+            self.in_flight.pop(card, None)
+        self.zones.put(card, "muck", getattr(ev, "uid", None))  # takes the card out of the zone it was in
+        owner: int | None = None  # `_owner_of`, inlined: each card of a losing hand reaches the muck
+        for seat, cards in self.holes.items():
+            if card in cards:
+                owner = seat
+                break
         if owner is None or card == self.exposed_card or card == self.extra_first:
             return []
         if self.phase in (SHOWDOWN, ENDED):

@@ -152,16 +152,12 @@ class Showdown:
                 if card not in cards:
                     cards.append(card)
         elif isinstance(ev, CardSeen) and ev.zone == "muck":  # a card leaving a seat tells nothing
-            owner = self._owner(card)
-            if owner is not None and card not in self.shown.get(owner, []):
-                self.mucked.add(owner)
+            for owner, cards in self.record.hole.items():  # `_owner`, inlined: every mucked card asks
+                if card in cards:
+                    if card not in self.shown.get(owner, ()):
+                        self.mucked.add(owner)
+                    break
         return []
-
-    def _owner(self, card: str) -> int | None:
-        for seat, cards in self.record.hole.items():
-            if card in cards:
-                return seat
-        return None
 
     # --- settlement ----------------------------------------------------------------------------------
     def settle(self, t: float) -> Settlement:

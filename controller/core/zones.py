@@ -68,11 +68,12 @@ class Zones:
     # --- locations ----------------------------------------------------------------------------------
     def put(self, card: str, zone: str, uid: str | None) -> str | None:
         """Place a card; returns the zone it was in before (None when it was not on the table)."""
-        before = self.where.get(card)
+        where, counts = self.where, self.counts
+        before = where.get(card)
         if before is not None:
-            self.counts[before] -= 1
-        self.where[card] = zone
-        self.counts[zone] = self.counts.get(zone, 0) + 1
+            counts[before] -= 1
+        where[card] = zone
+        counts[zone] = counts.get(zone, 0) + 1
         if uid is not None:
             self.uid_of[card] = uid
         return before

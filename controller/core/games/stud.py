@@ -114,7 +114,8 @@ def first_to_act(showing: Mapping[int, Sequence[str]], order: Sequence[int]) -> 
         cards = showing.get(seat)
         if not cards:
             continue  # no up-card: never ahead of anyone
-        key = showing_key(cards[:ORDER_UP_CARDS])
+        # `showing_key`, inlined: asked for every live seat at every street (replay speed, issue 13)
+        key = _ranks_key("".join(sorted(map(_RANK_OF, cards[:ORDER_UP_CARDS]))))
         if key > best_key:
             best, best_key = seat, key
     return best

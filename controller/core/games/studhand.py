@@ -103,38 +103,44 @@ class StudHand(Hand):
     # --- the initial deal (002 §2) ---------------------------------------------------------------------
     def h_stud_deal(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        seat = _seat(ev)
-        if seat in self.holes and card in self.holes[seat]:
+        seat = _seat_of(getattr(ev, "zone", ""))  # `_seat`, inlined (as `_uid` below): every card asks
+        assert seat is not None
+        mine = self.holes.get(seat)
+        zones = self.zones
+        if mine is not None and card in mine:
             self.in_flight.pop(card, None)  # a card lifted and put back
-            self.zones.put(card, f"seat{seat}", _uid(ev))
+            zones.put(card, f"seat{seat}", _uid(ev))
             return []
-        dup = self._dup(card, f"seat{seat}", ev) if self.zones.zone_of(card) is not None else None
+        dup = self._dup(card, f"seat{seat}", ev) if card in zones.where else None
         if dup:
             return dup
-        self.in_flight.pop(card, None)
+        if self.in_flight:
+            self.in_flight.pop(card, None)
         self.blinds_done = True
         self.used.add(card)
         if card in self.boxed:
             return self._boxed_dealt(seat, card) + self.h_stud_deal(ev, card)
-        if seat not in self.holes:
+        if mine is None:
             self._place_hole(seat, card, ev, register=False)
             return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not dealt in (dealt in: "
                                           f"{', '.join(map(str, self.dealt_in))})", seat=seat)]
-        n = len(self.deal_cards)  # < len(deal_seq): the last card of the deal opens 3rd street
+        deal_cards = self.deal_cards
+        n = len(deal_cards)  # < len(deal_seq): the last card of the deal opens 3rd street
         want = self.deal_seq[n]
-        self._place_hole(seat, card, ev)
-        self.deal_cards.append(card)
+        zones.put(card, f"seat{seat}", getattr(ev, "uid", None))  # `_place_hole`, inlined (replay speed)
+        mine.append(card)
+        self.record.hole.setdefault(seat, []).append(card)
+        deal_cards.append(card)
         self.card_street[card] = 0
         if seat != want:
             kind = "down" if n < 2 * len(self.dealt_in) else "up"
             msg = (f"Card {n + 1} of the initial deal went to seat {seat}; seat {want} was next (three "
                    f"rounds from the dealer's left, the third face up; this one due {kind})")
             return [_f("STUD_DEAL_ORDER", msg, seat=seat)]
-        slot = len(self.holes[seat]) - 1
-        if self.game.deal_up[slot] and seat not in self.third_down:
+        if self.game.deal_up[len(mine) - 1] and seat not in self.third_down:
             self.face_due[card] = seat
         out: list[Finding] = []
-        if len(self.deal_cards) == len(self.deal_seq):
+        if n + 1 == len(self.deal_seq):
             self._start_third(ev.t, out)
         return out
 
@@ -208,6 +214,8 @@ class StudHand(Hand):
         with the lowest card (or the highest hand) cannot act, so the seat on its left opens (the usual
         stud procedure; PokerKit plays it the same way)."""
         order = self.live() if live is None else live  # the caller's list of the live seats, if it has it
+        if self.stack_now(seat) > 0 and seat in order:
+            return seat  # the usual case: the seat itself can bet
         i = order.index(seat)
         for s in order[i:] + order[:i]:
             if self.stack_now(s) > 0:
@@ -219,14 +227,16 @@ class StudHand(Hand):
         return self._next_due(t)
 
     # --- betting rounds --------------------------------------------------------------------------------
-    def _new_round(self, t: float, first: int, live: list[int] | None = None) -> None:
-        """Open the street's betting round from `first`; `live`: the live seats, when the caller has them."""
+    def _new_round(self, t: float, first: int, live: list[int] | None = None,
+                   showing: dict[int, list[str]] | None = None) -> None:
+        """Open the street's betting round from `first`; `live`: the live seats, when the caller has them;
+        `showing`: their up-cards (`_showing_all`), when the caller has them."""
         order = self.live() if live is None else live
         stacks = self._stacks_now(order)
         self.round = self.round_factory(
             street=self.street, seats=order, first_to_act=first, stacks=stacks, posted={},
             bb=self._min_bet(), profile=self.profile, t=t,
-            absent=self._absent_acting(order, first), **self._structure_args(first, order))
+            absent=self._absent_acting(order, first), **self._structure_args(first, order, showing))
         self.n_records = 0
         self.faces_checked = False
         self.first_due = first
@@ -253,13 +263,15 @@ class StudHand(Hand):
                                            heads_up_uncapped=prof.limit_heads_up_uncapped)
         return self.structure
 
-    def _structure_args(self, first: int, live: list[int]) -> dict[str, Any]:
+    def _structure_args(self, first: int, live: list[int],
+                        showing: dict[int, list[str]] | None = None) -> dict[str, Any]:
         """The betting structure of the round (controller/core/structures.py): 5th street on at the higher
         limit, on 4th street an open pair allows it (002 §4–5), the first seat must open 3rd street."""
         structure = self._structure()
         four = self.street_i == 1
+        pair = four and any(stud.open_pair(self._showing(s) if showing is None else showing[s]) for s in live)
         return {"structure": structure, "big": structure.big_round(self.game.name, self.street_i),
-                "big_allowed": four and any(stud.open_pair(self._showing(s)) for s in live),
+                "big_allowed": pair,
                 "pot": sum(self.prev.values()),
                 "forced_opener": first if self.street_i == 0 else None}  # a wrong bring-in while it stands
 
@@ -271,8 +283,9 @@ class StudHand(Hand):
             return self._next_due(t)
         self.phase = BETTING
         order = self.live()
-        first = self._next_with_chips(stud.first_to_act(self._showing_all(order), order), order)
-        self._new_round(t, first, order)
+        showing = self._showing_all(order)
+        first = self._next_with_chips(stud.first_to_act(showing, order), order)
+        self._new_round(t, first, order, showing)
         return self._after_round_change(t)
 
     def _showing(self, seat: int) -> list[str]:
@@ -316,21 +329,24 @@ class StudHand(Hand):
             if self.phase != BETTING or self.round is not rnd or any(f.seat == ev.seat for f in timed
                                                                      if f.code == "DEAD_HAND_CLOCK"):
                 return out  # the round is over, or the late action of the dead seat is not applied
-        if self.street_i == 0:  # the bring-in's street: both checks below are about 3rd street only
+        seat = ev.seat
+        if self.street_i == 0:  # the bring-in's street: the checks below are about 3rd street only
             if self._posted_for_absent(ev):
                 return out  # the dealer puts in the bring-in the core already posted for the absent seat
-            if ev.seat in self.holes:
+            if seat in self.holes:
                 wrong = self._bring_in_event(ev)
                 if wrong is not None:
                     return out + wrong
-        if (isinstance(ev, ActionEvent) and ev.action == "fold" and self._may_check_instead(ev.seat)):
-            return out + self._opener_mucked(ev.seat)
+            if isinstance(ev, ActionEvent) and ev.action == "fold" and self._may_check_instead(seat):
+                return out + self._opener_mucked(seat)
+            found = self.h_action(ev, card)
+            return out + found if out else found
         # Only the street's very first action can be "first to act wrong"; a second seat acting before the
         # high board (an out-of-turn action is held, not counted) is a plain ACTION_OUT_OF_TURN.
-        first_action = rnd.actions_taken == 0 and self.street_i > 0 and not rnd.pending
+        first_action = rnd.actions_taken == 0 and not rnd.pending
         found = self.h_action(ev, card)
-        if first_action and ev.seat != self.first_due:
-            found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == ev.seat else f
+        if first_action and seat != self.first_due:
+            found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == seat else f
                      for f in found]
         return out + found if out else found
 
@@ -433,16 +449,16 @@ class StudHand(Hand):
     # --- up-cards and down-cards -----------------------------------------------------------------------
     def h_stud_exposed(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
-        zone = getattr(ev, "zone", "")
-        seat = _seat_of(zone)
-        if self.early.get(seat or 0) == card:
+        seat = _seat_of(getattr(ev, "zone", ""))
+        if self.early and self.early.get(seat or 0) == card:
             self.early_up.add(card)  # a premature card dealt face up: it is no hole card (yet)
             return []
-        if (seat is None or seat not in self.holes or card not in self.holes[seat]
-                or self.phase in (SHOWDOWN, ENDED)):
+        mine = self.holes.get(seat) if seat is not None else None
+        if seat is None or mine is None or card not in mine or self.phase in (SHOWDOWN, ENDED):
             return self.h_exposed(ev, card)
-        if card in self.face_due:
-            del self.face_due[card]
+        face_due = self.face_due
+        if card in face_due:  # the usual case: an up-card seen face up as it was dealt
+            del face_due[card]
             self.up[seat].append(card)
             return []
         if card in self.turn_owed:
@@ -517,19 +533,25 @@ class StudHand(Hand):
 
     # --- the later streets (002 §3–7) --------------------------------------------------------------------
     def h_stud_street_card(self, ev: Event, card: str | None) -> list[Finding]:
+        # A card of 4th-7th street, one a live seat: the most frequent card event of a stud hand, so the
+        # usual case reads the zones and the hand's lists directly (replay speed, issue 13).
         assert card is not None
-        seat = _seat(ev)
-        if seat in self.holes and card in self.holes[seat]:
-            self.zones.put(card, f"seat{seat}", _uid(ev))
+        seat = _seat_of(getattr(ev, "zone", ""))  # `_seat`, inlined (as `_uid` below)
+        assert seat is not None
+        holes = self.holes
+        mine = holes.get(seat)
+        zones = self.zones
+        if mine is not None and card in mine:
+            zones.put(card, f"seat{seat}", _uid(ev))
             self.lost.pop(card, None)
             return []
         moved = self.misplaced.pop(card, None) if self.misplaced else None  # usually none: no lookup
         if moved is not None:  # the remedy: slid from the wrong seat to the right one
             self.lost.pop(card, None)
-            if (before := self.zones.zone_of(card)) is not None:
-                self.zones.take(card, before)
+            if (before := zones.zone_of(card)) is not None:
+                zones.take(card, before)
         # A card not on the table cannot be a duplicate: the usual case asks no more (replay speed).
-        dup = self._dup(card, f"seat{seat}", ev) if self.zones.zone_of(card) is not None else None
+        dup = self._dup(card, f"seat{seat}", ev) if card in zones.where else None
         if dup:
             return dup
         if card in self.boxed:
@@ -537,27 +559,35 @@ class StudHand(Hand):
         left = self._misplaced_left(seat) if self.misplaced else []
         self.used.add(card)
         rec = self.record
-        if seat not in self.holes:
-            self.zones.put(card, f"seat{seat}", _uid(ev))
+        if mine is None:
+            zones.put(card, f"seat{seat}", _uid(ev))
             return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not in this hand", seat=seat,
                        severity="error")]
-        if seat in rec.folded or seat in rec.dead or seat in self.street_got:
-            self.zones.put(card, f"seat{seat}", _uid(ev))
+        got = self.street_got
+        if seat in rec.folded or seat in rec.dead or seat in got:
+            zones.put(card, f"seat{seat}", _uid(ev))
             rec.notes.append(f"card {card} to seat {seat} on {self.street} street set aside")
             return left + self._wrong_seat(seat, card)
-        self.early.pop(seat, None)  # the remedy: a new card for the street (the early one is out)
-        self._place_hole(seat, card, ev)
-        self.street_got.add(seat)
-        self.card_street[card] = self.street_i
-        street = self.street
-        if self.game.street_up.get(street, False):
+        if self.early:
+            self.early.pop(seat, None)  # the remedy: a new card for the street (the early one is out)
+        zones.put(card, f"seat{seat}", getattr(ev, "uid", None))  # `_place_hole`, inlined
+        mine.append(card)
+        rec.hole.setdefault(seat, []).append(card)
+        got.add(seat)
+        street_i = self.street_i
+        self.card_street[card] = street_i
+        game = self.game
+        streets = game.streets
+        street = streets[street_i]
+        if game.street_up.get(street, False):
             self.face_due[card] = seat
-        if street == self.game.streets[-1]:
+        if street == streets[-1]:
             rec.final_dealt = True
-        if self._street_dealt():
-            self.street_done_t = ev.t
-            return left + self._open_street(ev.t)
-        return left
+        # `_street_dealt`, inlined: the count first, the live seats only once enough cards are out.
+        if len(got) < len(self.dealt_in) - len(rec.folded) - len(rec.dead) or not got.issuperset(self.live()):
+            return left
+        self.street_done_t = ev.t
+        return left + self._open_street(ev.t)
 
     def _wrong_seat(self, seat: int, card: str) -> list[Finding]:
         """A street card to a seat that already has its card, or has folded, while a live seat still waits
