@@ -149,6 +149,13 @@ class StudPlay(HandPlay):
             self.antes[seat] = amount
             self.events.append(ChipsEvent(t=self.clock.after(0.2, 0.8), seat=seat, amount=amount))
 
+    def bettors(self) -> int:
+        """Live seats with chips to bet on the street being dealt (during the deal the antes are still
+        to come off). Under two, nobody acts on it: the core judges a street's faces at its first action,
+        so an error of the faces there cannot be seen (and a late exposure is one a slow reader makes)."""
+        owed = self.antes if self.street == "deal" else {}
+        return sum(1 for s in self.live() if self.behind[s] - owed.get(s, 0) > 0)
+
     def deal_order(self) -> list[int]:
         return list(self.seating.dealt_in) * 3
 
@@ -235,8 +242,8 @@ class StudPlay(HandPlay):
 
     def bring_in(self, rnd: Round, seat: int | None) -> None:
         assert seat is not None and isinstance(rnd, FixedRound | BringInRound)
-        if rnd.behind[seat] <= 0:
-            return
+        if rnd.behind[seat] <= 0 or rnd.to_act is None:
+            return  # all in on the ante, or nobody left to bet against (the rest went all in on the antes)
         name = rnd.post_bring_in(seat)
         amount = rnd.committed[seat]
         self.events.append(ActionEvent(t=self.clock.after(1.0, 4.0), seat=seat, action=name,  # type: ignore[arg-type]

@@ -119,6 +119,8 @@ class StudUpCardDealtDown(Fault):
         if self.fired or street != self.street:
             return False
         sp = _stud(hp)
+        if sp.bettors() < 2:
+            return False  # a street nobody bets on: the faces are never judged (the hand is retried)
         order = sp.street_order()
         who = self.rng.choice(order)
         for seat in order:
@@ -156,6 +158,8 @@ class StudDoorCardDealtDown(StudUpCardDealtDown):
 
     def deal(self, hp: HandPlay) -> bool:
         sp = _stud(hp)
+        if sp.bettors() < 2:
+            return False  # all but one all in on the antes: no bring-in, no action, the door never judged
         seats = list(sp.seating.dealt_in)
         who = self.rng.choice(seats)
         for _ in range(2):
@@ -187,6 +191,8 @@ class StudDownCardDealtUp(Fault):
         if self.fired or street != "seventh":
             return False
         sp = _stud(hp)
+        if sp.bettors() < 2:
+            return False  # all in: every hand is tabled at once, a card up is no error anybody can see
         order = sp.street_order()
         who = self.rng.choice(order)
         for seat in order:

@@ -50,3 +50,21 @@ def test_simulate_1000_hands_full_detection_no_false_alert_no_stuck_hand(game: s
           file=sys.stderr)
     assert res["missed"] == {} and res["false_alerts"] == {} and res["stuck_hands"] == 0
     assert res["follow_up_false_alerts"] == 0
+
+
+@pytest.mark.parametrize("kw", [
+    {"game": "stud", "profile": "uesg", "limit": "fixed", "seats": 2, "seed": 12},  # crashed at the bring-in
+    {"game": "stud", "profile": "uesg", "limit": "pot", "seats": 3, "seed": 9},  # a door card nobody judged
+    {"game": "stud", "profile": "cuca", "limit": "pot", "seats": 2, "seed": 11},  # a 4th-street card so
+    {"game": "mixed", "profile": "uesg", "seats": 3, "seed": 11},
+], ids=["bring-in-all-in", "door-all-in", "street-all-in", "mixed"])
+def test_short_handed_tables_all_in_on_the_antes(kw: dict[str, object]) -> None:
+    """Two or three seats, where a seat is all in on its ante: the simulator brings in only when someone
+    can bet against the bring-in (it raised "seat N is not to act"), and injects a face error only on a
+    street somebody bets on (the core judges a street's faces at its first action; with nobody to act,
+    a late exposure is one a slow reader makes, and the error could not be seen)."""
+    hands = list(VirtualTable(inject=0.3, use_uids=False, **kw).hands(150))  # type: ignore[arg-type]
+    stats, alerts = follow(hands, str(kw["profile"]))
+    result = score(hands, alerts)
+    assert stats.clean, stats.summary()
+    assert not result.missed and not result.false_alerts and not result.clean_faults, result.summary()
