@@ -59,7 +59,8 @@ def _levels(gray: np.ndarray) -> np.ndarray:
     return np.unique(np.concatenate([even, np.percentile(sample, (10, 90, 97))]).round())
 
 
-def _rect_of(contour: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+def _rect_of(contour: np.ndarray, fill_min: float = FILL_MIN, aspect: tuple[float, float] = ASPECT
+             ) -> tuple[np.ndarray, float, float] | None:
     """(quad, fill, long side) when a contour is a filled convex quadrilateral of card proportions.
 
     A quadrilateral, not a rotated rectangle: perspective and stretched photos make cards trapezoids and
@@ -84,7 +85,7 @@ def _rect_of(contour: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
     short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
     long = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
-    if fill < FILL_MIN or short < 6 or not ASPECT[0] <= long / short <= ASPECT[1]:
+    if fill < fill_min or short < 6 or not aspect[0] <= long / short <= aspect[1]:
         return None
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) \
             or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
@@ -242,7 +243,63 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
         # Not on a smooth table (split false): its piles are split later by the felt model, so a pile's
         # flattened outline would clear every card found here and count as one more card.
         found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
+        found += _edge_cards(frame, small, found, (min_area, max_area), long, scale, full, search)
     return found, long / scale
+
+
+EDGE_CANNY = (10.0, 30.0)  # hysteresis thresholds of the outline finder (grey levels per pixel, L2 gradient)
+EDGE_ASPECT = (1.0, 2.6)  # long/short of an outlined card: a 16:9 frame stretched square, a steep view
+EDGE_SIZE = (0.6, 1.5)  # long side against the typical card's (a keyboard key or a screen is neither)
+EDGE_SOLID = 0.65  # region area / its hull's, cards touching at a side or a corner (two at a corner: ~0.75)
+EDGE_FILL = 0.8  # an outline-enclosed region's fill: an index or a pip touching the card's edge notches it
+
+
+def _edge_cards(frame: np.ndarray, small: np.ndarray, found: list[Found], areas: tuple[float, float],
+                long: float, scale: float, full: np.ndarray, search: float) -> list[Found]:
+    """Cards no grey level separates from the table (a white card on a white or grey desk whose greys
+    match the card's, a card on a knitted blanket whose folds are as light as paper): the regions closed
+    by the image's edges. A 3×3 median first takes out salt-and-pepper noise; edges are grown by a pixel
+    to close small gaps. A closed region of card shape clear of every card found so far is a card; one
+    1.3–4 cards large (cards touching at a corner or a side) goes to the outline-corner splitter. A
+    region bounded by the frame's border is left alone: the card it belongs to may lie beyond."""
+    taken = [f.quad * scale for f in found]
+
+    def clear(q: np.ndarray) -> bool:
+        return all(_overlap(t, q) < 0.1 * cv2.contourArea(q) for t in taken)
+
+    grey = cv2.medianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), 3)
+    edges = cv2.dilate(cv2.Canny(grey, *EDGE_CANNY, L2gradient=True), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    card_area = long * long / CARD_ASPECT
+    cands: list[_Rect] = []
+    groups: list[tuple[np.ndarray, bool]] = []
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if w * h < areas[0] or _touches_border(x - 1, y - 1, w + 2, h + 2, grey.shape):
+            continue
+        area = cv2.contourArea(c)
+        if areas[0] <= area <= areas[1]:
+            r = _rect_of(c, EDGE_FILL, EDGE_ASPECT)
+            if r is not None:
+                if EDGE_SIZE[0] * long <= r[2] <= EDGE_SIZE[1] * long and clear(r[0]):
+                    cands.append((r[0], r[1], False, c))
+                continue
+        if 1.3 * card_area < area < 4 * card_area:
+            hull = cv2.convexHull(c).reshape(-1, 2).astype(np.float32)
+            # Touching cards make a nearly convex region; a hand, a cable or a keyboard's gaps do not.
+            # A region mostly covered by cards found already is a pile's part: not split again.
+            if area >= EDGE_SOLID * cv2.contourArea(hull) \
+                    and sum(_overlap(hull, t) for t in taken) < 0.3 * area:
+                groups.append((c, False))
+    out = []
+    for r in _nms(cands, small):
+        q = _fit_sides(r[0], r[3])
+        if clear(q):
+            out.append(Found(quad=portrait(refine_quad(full, q / scale, search)), fill=r[1], dark=r[2]))
+            taken.append(q)
+    if groups:
+        out += _split_groups(groups, taken, long, frame, small, scale)
+    return out
 
 
 def _pale_cards(gray: np.ndarray, small: np.ndarray, found: list[Found], areas: tuple[float, float],
