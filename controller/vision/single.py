@@ -458,6 +458,7 @@ class FaceFeatures:
     asym: float  # print in the index diagonal's corners (TL, BR) minus the other two: a face's index
     corner: float  # print in the most printed corner (an index even when the quad is a little off)
     mirror: float  # correlation of the card with its left-right mirror image: backs are symmetric
+    white: bool = False  # the border is white or grey paper (light, nearly colourless): not a plain back
 
 
 def canonical(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -483,9 +484,11 @@ def face_features(frame: np.ndarray, quad: np.ndarray) -> FaceFeatures:
     m0 = g0[:, ::-1]
     den = float(np.sqrt((g0 * g0).sum() * (m0 * m0).sum()))
     mirror = float((g0 * m0).sum()) / den if den > 1e-3 else 1.0
+    top, low = int(paper.max()), int(paper.min())
+    white = top >= WHITE_PAPER[0] and top - low <= WHITE_PAPER[1] * top
     return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()), cell_max=float(cells.max()),
                         asym=float((tl + br - tr - bl) / 2), corner=float(max(tl, tr, bl, br)),
-                        mirror=mirror)
+                        mirror=mirror, white=white)
 
 
 FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
@@ -530,6 +533,8 @@ FIELD = 0.9  # centre print above this in every cell: a field of colour or patte
 CORNER_INDEX = 0.1  # print in one corner above this, with some print in the middle: a low card's face
 BLANK = 0.01  # middle print at most this: nothing printed there at all (a plain back)
 INDEX = 0.15  # print in the index corners beyond the other two corners: a face, whatever the centre
+WHITE_PAPER = (110, 0.2)  # white paper: brightest channel at least this, channels within this share of it
+WHITE_CORNER = 0.06  # print in a corner of white paper with (almost) none in the middle: a low card's index
 
 
 def is_face_up(f: FaceFeatures) -> bool:
@@ -542,6 +547,11 @@ def is_face_up(f: FaceFeatures) -> bool:
         # Little print in the middle: a plain back, or a low card (two or three pips) whose index the
         # quad has half cut off. A plain back has no print in its corners either.
         # Plain backs measured here (src1's black deck) print under 0.5 % of their middle.
+        if f.white:
+            # A back is a plain colour or a pattern inside a border; a plain white "back" is no deck's,
+            # so white paper with an index in a corner, or any print in the middle, is a low card's face
+            # (a two whose pips the 32×44 centre barely reaches: issue #18, src1_025).
+            return f.corner > WHITE_CORNER or f.ink > BLANK
         return f.ink > BLANK and (f.corner > CORNER_INDEX or f.ink > 2.5 * BLANK)
     return not (f.ink > FIELD and f.cell_min > 0.75)
 

@@ -65,3 +65,32 @@ def test_the_outline_finder_finds_white_cards_touching_at_a_corner() -> None:
     for cx, cy in centres:
         assert sum(np.hypot(gx - cx, gy - cy) < 10 for gx, gy in got) == 1, (got, (cx, cy))
     assert len(got) == len(centres)
+
+
+def test_a_two_on_white_paper_is_a_face_and_a_plain_dark_card_a_back() -> None:
+    """A low card's pips barely reach the 32×44 centre: on white paper that is still a face (no deck has
+    a plain white back); a plain black card with the same little print is a back."""
+    card = np.full((176, 128, 3), 235, np.uint8)
+    cv2.putText(card, "2", (6, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    cv2.putText(card, "2", (108, 168), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    cv2.circle(card, (64, 34), 9, (20, 20, 20), -1)
+    cv2.circle(card, (64, 142), 9, (20, 20, 20), -1)
+    frame = np.full((300, 300, 3), 120, np.uint8)
+    frame[60:236, 80:208] = card
+    quad = np.float32([[80, 60], [208, 60], [208, 236], [80, 236]])
+    f = single.face_features(frame, quad)
+    assert f.white and f.ink < single.PLAIN and single.is_face_up(f)
+    back = frame.copy()
+    back[60:236, 80:208] = 30
+    cv2.circle(back, (64 + 80, 34 + 60), 3, (75, 75, 75), -1)  # a speck: no index, no middle print
+    fb = single.face_features(back, quad)
+    assert not fb.white and not single.is_face_up(fb)
+
+
+def test_flatten_keeps_a_card_step_and_removes_the_slow_shade() -> None:
+    gray = np.tile(np.linspace(60, 240, 320, dtype=np.float32), (240, 1))
+    gray[100:140, 100:130] += 20
+    flat = single.flatten(np.clip(gray, 0, 255).astype(np.uint8), window=128)
+    desk = flat[60, 16:304].astype(np.float32)
+    assert float(desk.max() - desk.min()) < 8  # the desk is one grey after flattening (was 170 apart)
+    assert float(flat[120, 115]) - float(flat[120, 90]) > 14  # the card still stands out of it
