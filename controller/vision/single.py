@@ -110,22 +110,22 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 def edge_contrast(img: np.ndarray, quad: np.ndarray) -> float:
     """The colour step across the quad's outline on its third-strongest side (a card on top hides one side
-    of the card below)."""
+    of the card below). All four sides are sampled in one gather (speed; the same samples as one side at
+    a time)."""
     q = np.asarray(quad, np.float32)
     centre = q.mean(axis=0)
     short = min(np.hypot(*(q[1] - q[0])), np.hypot(*(q[2] - q[1])))
     d = max(1.5, 0.06 * float(short))
-    steps = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        pts = a + _T[:, None] * (b - a)
-        n = np.float32([-(b - a)[1], (b - a)[0]])
-        n /= max(float(np.hypot(*n)), 1e-6)
-        if float((centre - a) @ n) < 0:
-            n = -n
-        vin, vout = _sample3(img, pts + d * n), _sample3(img, pts - d * n)
-        steps.append(float(np.median(np.abs(vin - vout).max(axis=1))))
-    return sorted(steps)[1]
+    along = np.roll(q, -1, axis=0) - q  # side i runs from corner i to corner i + 1
+    pts = q[:, None, :] + _T[None, :, None] * along[:, None, :]  # 4×T×2
+    n = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    n /= np.maximum(np.hypot(n[:, 0], n[:, 1]), 1e-6)[:, None]
+    n[((centre - q) * n).sum(axis=1) < 0] *= -1  # inward
+    off = d * n[:, None, :]
+    v = _sample3(img, np.concatenate([(pts + off).reshape(-1, 2), (pts - off).reshape(-1, 2)]))
+    vin, vout = v[:4 * len(_T)], v[4 * len(_T):]
+    steps = np.median(np.abs(vin - vout).max(axis=1).reshape(4, len(_T)), axis=1)
+    return float(np.sort(steps)[1])
 
 
 def _sample3(img: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -148,11 +148,14 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
     groups: list[tuple[np.ndarray, bool]] = []
     if cuts is None:
         cuts = [(float(t), dark) for t in _levels(gray) for dark in (False, True)]
+    least = _least_points(min_area)
     for t, dark in cuts:
         mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
         _, binary = cv2.threshold(gray, float(t), 255, mode)
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in contours:
+            if len(c) < least:
+                continue
             x, y, w, h = cv2.boundingRect(c)
             if w * h < min_area or w * h > 4 * max_area:
                 continue
@@ -165,6 +168,13 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
             elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):
                 groups.append((c, dark))
     return rects, groups
+
+
+def _least_points(min_area: float) -> int:
+    """Fewest outline points (CHAIN_APPROX_NONE) of a contour whose bounding box covers `min_area`: the
+    outline steps one pixel a point, so it has at least twice the box's longer side less two, and that
+    side is at least the root of the area. Noise specks are skipped on their length alone (speed)."""
+    return max(0, int(2 * np.sqrt(min_area)) - 3)
 
 
 def flatten(gray: np.ndarray, window: float) -> np.ndarray:
@@ -273,7 +283,10 @@ def _edge_cards(frame: np.ndarray, small: np.ndarray, found: list[Found], areas:
     card_area = long * long / CARD_ASPECT
     cands: list[_Rect] = []
     groups: list[tuple[np.ndarray, bool]] = []
+    least = _least_points(areas[0])
     for c in contours:
+        if len(c) < least:
+            continue
         x, y, w, h = cv2.boundingRect(c)
         if w * h < areas[0] or _touches_border(x - 1, y - 1, w + 2, h + 2, grey.shape):
             continue
