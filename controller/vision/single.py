@@ -423,14 +423,17 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
     taken = list(singles)
     done: list[np.ndarray] = []
     minch: np.ndarray | None = None
+    card = long * long / CARD_ASPECT
     for contour, dark in sorted(groups, key=lambda g: -cv2.contourArea(g[0])):
         area = cv2.contourArea(contour)
-        if not 1.3 * long * long / CARD_ASPECT < area < 8 * long * long / CARD_ASPECT:
+        if not 1.3 * card < area < 8 * card:
             continue
         hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
         covered = sum(_overlap(hull, q) for q in taken)
-        # Each level finds the same pile again: split it once.
-        if covered > 0.5 * area or any(_iou(hull, d) > 0.6 for d in done):
+        # Each level finds the same pile again: split it once. A pile is split while more than about half
+        # a card of it is left uncovered by the cards found so far (the top card of a pair is often a
+        # rectangle of its own at some level; its neighbour beneath is still to be found).
+        if area - covered < 0.6 * card or any(_iou(hull, d) > 0.6 for d in done):
             continue
         done.append(hull)
         if minch is None:
