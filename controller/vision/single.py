@@ -36,6 +36,8 @@ FILL_MIN = 0.86  # contour area / its min-area rectangle, for a whole card (roun
 ASPECT = (1.0, 2.0)  # long/short: wide because real photos are often stretched (src1: up to ×1.33)
 MIN_LONG = 0.06  # card long side as a fraction of the frame's long side
 MAX_AREA = 0.4  # a card covers at most this share of the frame (close-ups)
+SQUARE = 0.6  # quad area / (mean short side × mean long side): ≈ 0.85 for a card turned 45° in a photo
+# stretched ×1.78 (Roboflow's squared 16:9 frames), ≈ 1 seen straight; a thin rhombus far less
 SAME = 0.5  # IoU above which two rectangles are the same card
 EDGE_MIN = 10.0  # colour step (grey levels) across three of a card's four sides; a level's cut through a
 # smooth shade of the table (a pool of light) has almost none
@@ -90,6 +92,8 @@ def _rect_of(contour: np.ndarray, fill_min: float = FILL_MIN, aspect: tuple[floa
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) \
             or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
         return None  # opposite sides of a card differ little even in steep perspective
+    if qa < SQUARE * short * long:
+        return None  # a thin rhombus (a sliver of table between cards): a card's corners stay near square
     return q, fill, float(long)
 
 

@@ -118,3 +118,18 @@ def test_the_card_under_a_found_card_is_split_out() -> None:
     assert len(got) == 3, got
     for cx, cy in centres[::2]:  # the clear card and the top card, where they lie
         assert min(np.hypot(gx - cx, gy - cy) for gx, gy in got) < 10, (got, (cx, cy))
+
+
+def test_a_thin_rhombus_is_not_a_card_but_a_stretched_turned_card_is() -> None:
+    """A sliver of table between cards can outline a rhombus whose opposite sides are as even and whose
+    side lengths are in a card's ratio; its corners are far from square. A card turned 45° in a photo
+    stretched ×1.78 along one axis (Roboflow's squared 16:9 frames) still counts."""
+    def contour(pts: np.ndarray) -> np.ndarray:
+        mask = np.zeros((400, 400), np.uint8)
+        cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
+        return cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0][0]
+
+    rhombus = np.float32([[200, 40], [215, 130], [200, 260], [185, 130]])  # 140 tall, 30 wide
+    assert single._rect_of(contour(rhombus)) is None
+    card = cv2.boxPoints(((200, 120), (63, 88), 45)) * np.float32([1.0, 1.78]) + np.float32([0, -20])
+    assert single._rect_of(contour(card)) is not None
