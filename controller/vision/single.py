@@ -83,7 +83,12 @@ def _rect_of(contour: np.ndarray, fill_min: float = FILL_MIN, aspect: tuple[floa
     qa = cv2.contourArea(q)
     if qa < 1:
         return None
-    fill = min(area, qa) / max(area, qa)
+    return _card_shape(q, qa, min(area, qa) / max(area, qa), fill_min, aspect)
+
+
+def _card_shape(q: np.ndarray, qa: float, fill: float, fill_min: float, aspect: tuple[float, float]
+                ) -> tuple[np.ndarray, float, float] | None:
+    """(quad, fill, long side) when a quad of area `qa` has a card's shape and fills its region enough."""
     sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
     short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
     long = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
@@ -95,6 +100,52 @@ def _rect_of(contour: np.ndarray, fill_min: float = FILL_MIN, aspect: tuple[floa
     if qa < SQUARE * short * long:
         return None  # a thin rhombus (a sliver of table between cards): a card's corners stay near square
     return q, fill, float(long)
+
+
+CUT_SEEN = 0.75  # share of a card the frame must show for it to count (vision-dev's truth: ≥ ~3/4 inside)
+
+
+def _rect_cut(contour: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, float, float] | None:
+    """A card that the frame's edge cuts across one corner: its region is a pentagon with one side on the
+    frame's border. The two sides next to that one, run on until they meet beyond the frame, give the
+    hidden corner; the card counts when the frame shows at least CUT_SEEN of it (its region against the
+    whole quad) and the quad has a card's shape. The quad's corner then lies outside the frame."""
+    h, w = shape[:2]
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    p = np.zeros((0, 2), np.float32)
+    for eps in (0.02, 0.035, 0.05):
+        p = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float32)
+        if len(p) <= 5:
+            break
+    if len(p) != 5:
+        return None
+    lo, hi = np.minimum(p, 1.0), np.maximum(p, [w - 2.0, h - 2.0])
+    for i in range(5):
+        a, b = i, (i + 1) % 5
+        on_border = [(p[a, k] <= lo[a, k] and p[b, k] <= lo[b, k])
+                     or (p[a, k] >= hi[a, k] and p[b, k] >= hi[b, k]) for k in (0, 1)]
+        if any(on_border):
+            break
+    else:
+        return None
+    prev, nxt = p[(i - 1) % 5], p[(i + 2) % 5]
+    d1, d2 = p[i] - prev, p[(i + 1) % 5] - nxt
+    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+    if abs(float(np.linalg.det(m))) < 1e-6:
+        return None
+    t = np.linalg.solve(m, (nxt - prev).astype(np.float64))
+    if t[0] <= 1.0 or t[1] <= 1.0:
+        return None  # the two sides meet inside the frame: not a corner cut off by it
+    corner = (prev + t[0] * d1).astype(np.float32)
+    if 0 <= corner[0] <= w - 1 and 0 <= corner[1] <= h - 1:
+        return None
+    q = np.array([prev, corner, nxt, p[(i + 3) % 5]], np.float32)
+    qa = cv2.contourArea(q)
+    if qa < 1:
+        return None
+    seen = cv2.contourArea(contour) / qa
+    return _card_shape(q, qa, seen, CUT_SEEN, ASPECT) if seen <= 1.05 else None
 
 
 def _fit_sides(q: np.ndarray, contour: np.ndarray) -> np.ndarray:
@@ -167,6 +218,8 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
             if area < min_area:
                 continue
             r = _rect_of(c) if area <= max_area else None
+            if r is None and area <= max_area and _touches_border(x, y, w, h, gray.shape):
+                r = _rect_cut(c, gray.shape)
             if r is not None:
                 rects.append((r[0], r[1], dark, c))
             elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):

@@ -133,3 +133,29 @@ def test_a_thin_rhombus_is_not_a_card_but_a_stretched_turned_card_is() -> None:
     assert single._rect_of(contour(rhombus)) is None
     card = cv2.boxPoints(((200, 120), (63, 88), 45)) * np.float32([1.0, 1.78]) + np.float32([0, -20])
     assert single._rect_of(contour(card)) is not None
+
+
+def _a_card_cut_by_the_frame(cx: int) -> tuple[np.ndarray, np.ndarray]:
+    """A white card on a dark cloth, turned 30°, whose right corner the frame's edge cuts off (the more
+    of it beyond the frame the larger `cx`), and a whole card that sets the card size."""
+    h, w = 480, 640
+    img = np.full((h, w, 3), 40, np.uint8)
+    box = cv2.boxPoints(((cx, 240), (92, 128), 30)).astype(np.float32)
+    for quad in (box, cv2.boxPoints(((200, 240), (92, 128), 10))):
+        cv2.fillPoly(img, [np.round(quad).astype(np.int32)], (225, 225, 225))
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    return img, box
+
+
+def test_a_card_the_frame_cuts_across_a_corner_is_found_whole() -> None:
+    frame, box = _a_card_cut_by_the_frame(600)  # 89 % of it inside the frame
+    found, _ = single.find_cards(frame)
+    cut = [f for f in found if f.quad[:, 0].max() > 600]
+    assert len(found) == 2 and len(cut) == 1
+    quad = cut[0].quad
+    assert quad[:, 0].max() > 640  # the hidden corner, beyond the frame
+    for corner in box:
+        assert float(np.hypot(*(quad - corner).T).min()) < 6
+    # Mostly outside the frame (less than 3/4 of it shows): not counted, as a card's truth would not.
+    frame, _ = _a_card_cut_by_the_frame(630)  # 61 % inside
+    assert len(single.find_cards(frame)[0]) == 1
