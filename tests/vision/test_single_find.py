@@ -159,3 +159,21 @@ def test_a_card_the_frame_cuts_across_a_corner_is_found_whole() -> None:
     # Mostly outside the frame (less than 3/4 of it shows): not counted, as a card's truth would not.
     frame, _ = _a_card_cut_by_the_frame(630)  # 61 % inside
     assert len(single.find_cards(frame)[0]) == 1
+
+
+def test_the_outline_finder_takes_no_printed_card_box_for_a_card() -> None:
+    """A card-sized frame printed on the cloth (a layout's board spot) closes a region of card shape in
+    the edge map; the cloth is the same on both sides of its thin line, which the colour step taken twice
+    as far out shows. A white card beside it is a card. (The level cuts, which take a region's outer
+    outline, still report such a frame: docs/camera.md.)"""
+    img = np.full((480, 640, 3), 70.0, np.float32)
+    box = cv2.boxPoints(((420, 240), (92, 128), 0)).astype(np.int32)
+    cv2.polylines(img, [box], True, (230, 230, 230), 3)
+    cv2.fillPoly(img, [cv2.boxPoints(((200, 240), (92, 128), 8)).astype(np.int32)], (225, 225, 225))
+    img = cv2.GaussianBlur(img, (0, 0), 0.8) + np.random.default_rng(4).normal(0, 2, img.shape)
+    frame = np.clip(img, 0, 255).astype(np.uint8)
+    small = cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+    areas = ((single.MIN_LONG * 320) ** 2 / single.CARD_ASPECT, single.MAX_AREA * 320 * 240)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = single._edge_cards(frame, small, [], areas, 64.0, 0.5, grey, 5.0)
+    assert len(found) == 1 and float(np.hypot(*(found[0].quad.mean(axis=0) - (200, 240)))) < 3
