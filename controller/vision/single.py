@@ -543,17 +543,22 @@ def canonical(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.
     return cv2.warpPerspective(frame, hom, size, flags=cv2.INTER_AREA)
 
 
-def face_features(frame: np.ndarray, quad: np.ndarray) -> FaceFeatures:
+def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray, ...] = ()) -> FaceFeatures:
+    """The face test's features of a card; with `others` (the quads of cards overlapping it) only from the
+    part of it they do not cover. Which card of a pair lies on top is not known, so each is judged on its
+    own part: the card underneath is then not judged on the top card's border and face crossing its back
+    (a back's field broken by a white border looks like a face), and the top card keeps most of itself."""
     card = canonical(frame, quad, FACE).astype(np.int16)
+    free = _uncovered(quad, others)
     ring = np.concatenate([card[1:3, 3:-3].reshape(-1, 3), card[-3:-1, 3:-3].reshape(-1, 3),
                            card[3:-3, 1:3].reshape(-1, 3), card[3:-3, -3:-1].reshape(-1, 3)])
+    if free is not None:
+        ring_free = np.concatenate([free[1:3, 3:-3].ravel(), free[-3:-1, 3:-3].ravel(),
+                                    free[3:-3, 1:3].ravel(), free[3:-3, -3:-1].ravel()])
+        if ring_free.sum() >= 12:
+            ring = ring[ring_free]
     paper = np.median(ring, axis=0).astype(np.int16)
     ink = np.abs(card - paper).max(axis=2) > INK
-    centre = ink[9:-9, 6:-6]
-    ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
-    cells = centre[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).mean(axis=(1, 3))
-    tl, tr = ink[2:13, 2:9].mean(), ink[2:13, -9:-2].mean()
-    bl, br = ink[-13:-2, 2:9].mean(), ink[-13:-2, -9:-2].mean()
     grey = card[3:-3, 3:-3].mean(axis=2).astype(np.float32)
     g0 = grey - grey.mean()
     m0 = g0[:, ::-1]
@@ -561,9 +566,54 @@ def face_features(frame: np.ndarray, quad: np.ndarray) -> FaceFeatures:
     mirror = float((g0 * m0).sum()) / den if den > 1e-3 else 1.0
     top, low = int(paper.max()), int(paper.min())
     white = top >= WHITE_PAPER[0] and top - low <= WHITE_PAPER[1] * top
-    return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()), cell_max=float(cells.max()),
-                        asym=float((tl + br - tr - bl) / 2), corner=float(max(tl, tr, bl, br)),
-                        mirror=mirror, white=white)
+    if free is None:
+        centre = ink[9:-9, 6:-6]
+        ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
+        cells = centre[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).mean(axis=(1, 3))
+        tl, tr = ink[2:13, 2:9].mean(), ink[2:13, -9:-2].mean()
+        bl, br = ink[-13:-2, 2:9].mean(), ink[-13:-2, -9:-2].mean()
+        return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()),
+                            cell_max=float(cells.max()), asym=float((tl + br - tr - bl) / 2),
+                            corner=float(max(tl, tr, bl, br)), mirror=mirror, white=white)
+    centre, seen = ink[9:-9, 6:-6], free[9:-9, 6:-6]
+    ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
+    n = seen[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).sum(axis=(1, 3))
+    hit = (centre & seen)[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).sum(axis=(1, 3))
+    valid = n >= 0.5 * ch * cw  # cells at least half uncovered
+    cells = hit[valid] / n[valid] if valid.any() else np.zeros(1)
+    corners = []
+    for ys, xs in ((slice(2, 13), slice(2, 9)), (slice(2, 13), slice(-9, -2)),
+                   (slice(-13, -2), slice(-9, -2)), (slice(-13, -2), slice(2, 9))):  # TL TR BR BL
+        m = free[ys, xs]
+        corners.append(float(ink[ys, xs][m].mean()) if m.mean() >= 0.5 else None)
+    diag = [[c for c in (corners[0], corners[2]) if c is not None],
+            [c for c in (corners[1], corners[3]) if c is not None]]
+    asym = float(np.mean(diag[0]) - np.mean(diag[1])) if diag[0] and diag[1] else 0.0
+    seen_n = int(seen.sum())
+    return FaceFeatures(ink=float((centre & seen).sum() / seen_n) if seen_n else 0.0,
+                        cell_min=float(cells.min()), cell_max=float(cells.max()), asym=asym,
+                        corner=max([c for c in corners if c is not None], default=0.0), mirror=mirror,
+                        white=white)
+
+
+SEEN_MIN = 0.3  # share of a card left uncovered by the others below which it is judged whole
+
+
+def _uncovered(quad: np.ndarray, others: tuple[np.ndarray, ...]) -> np.ndarray | None:
+    """Pixels of the FACE-sized canonical card that no other quad covers, or None when none overlaps it
+    (the common case: the plain features)."""
+    if not others:
+        return None
+    w, h = FACE
+    hom = cv2.getPerspectiveTransform(np.asarray(quad, np.float32),
+                                      np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    covered = np.zeros((h, w), np.uint8)
+    for o in others:
+        poly = cv2.perspectiveTransform(np.asarray(o, np.float32).reshape(-1, 1, 2), hom).reshape(-1, 2)
+        cv2.fillPoly(covered, [np.round(poly * 16).astype(np.int32)], 1, shift=4)
+    if covered.mean() < 0.02 or covered.mean() > 1 - SEEN_MIN:
+        return None  # barely covered, or too little left to judge (a misplaced neighbour's quad)
+    return covered == 0
 
 
 FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
@@ -643,8 +693,8 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     found, long = find_cards(frame, split=not smooth)
     found = _felt_cards(frame, found, smooth)
     cards = []
-    for f in found:
-        feats = face_features(frame, f.quad)
+    for i, f in enumerate(found):
+        feats = face_features(frame, f.quad, _overlapping(found, i))
         up = is_face_up(feats)
         cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
                                   card=reads.read(frame, f.quad) if up else None))
@@ -653,6 +703,16 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     marked = tuple(replace(c, zone="board") if i in ups and ups.index(i) in board else c
                    for i, c in enumerate(cards))
     return Detection(cards=marked, card_long_px=long)
+
+
+def _overlapping(found: list[Found], i: int) -> tuple[np.ndarray, ...]:
+    """Quads of the other cards that cover more than 5 % of card i (a pile: one lies on the other)."""
+    q = found[i].quad
+    lo, hi = q.min(axis=0), q.max(axis=0)
+    area = max(_area(q), 1.0)
+    return tuple(f.quad for j, f in enumerate(found)
+                 if j != i and (f.quad.min(axis=0) < hi).all() and (f.quad.max(axis=0) > lo).all()
+                 and _overlap(f.quad, q) > 0.05 * area)
 
 
 BOARD_PITCH = (0.8, 1.8)  # neighbouring board cards: centre distance in card widths

@@ -177,3 +177,23 @@ def test_the_outline_finder_takes_no_printed_card_box_for_a_card() -> None:
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     found = single._edge_cards(frame, small, [], areas, 64.0, 0.5, grey, 5.0)
     assert len(found) == 1 and float(np.hypot(*(found[0].quad.mean(axis=0) - (200, 240)))) < 3
+
+
+def test_the_card_under_a_face_is_judged_on_its_own_part() -> None:
+    """A blue-backed card half under a white face: over the whole quad the face's paper and pips break the
+    back's field, which reads as a face; on the part the face does not cover, it is a back. The face on
+    top stays a face."""
+    frame = np.full((400, 500, 3), (40, 90, 40), np.uint8)
+    back = np.float32([[100, 100], [192, 100], [192, 228], [100, 228]])
+    face = back + np.float32([50, 0])
+    cv2.fillPoly(frame, [back.astype(np.int32)], (250, 250, 250))
+    cv2.fillPoly(frame, [(back + np.float32([[6, 6], [-6, 6], [-6, -6], [6, -6]])).astype(np.int32)],
+                 (150, 60, 20))
+    cv2.fillPoly(frame, [face.astype(np.int32)], (245, 245, 245))
+    for x, y in ((172, 130), (220, 130), (172, 200), (220, 200), (196, 165)):
+        cv2.circle(frame, (x, y), 7, (20, 20, 200), -1)
+    cv2.putText(frame, "5", (153, 122), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 200), 2)
+    cv2.putText(frame, "5", (226, 222), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 200), 2)
+    assert single.is_face_up(single.face_features(frame, back))  # judged whole: wrong
+    assert not single.is_face_up(single.face_features(frame, back, (face,)))
+    assert single.is_face_up(single.face_features(frame, face, (back,)))
