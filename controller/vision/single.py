@@ -534,6 +534,7 @@ class FaceFeatures:
     corner: float  # print in the most printed corner (an index even when the quad is a little off)
     mirror: float  # correlation of the card with its left-right mirror image: backs are symmetric
     white: bool = False  # the border is white or grey paper (light, nearly colourless): not a plain back
+    whole: bool = True  # every cell of the middle seen (no other card over it)
 
 
 def canonical(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -593,7 +594,7 @@ def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray,
     return FaceFeatures(ink=float((centre & seen).sum() / seen_n) if seen_n else 0.0,
                         cell_min=float(cells.min()), cell_max=float(cells.max()), asym=asym,
                         corner=max([c for c in corners if c is not None], default=0.0), mirror=mirror,
-                        white=white)
+                        white=white, whole=bool(valid.all()))
 
 
 SEEN_MIN = 0.3  # share of a card left uncovered by the others below which it is judged whole
@@ -658,6 +659,8 @@ FIELD = 0.9  # centre print above this in every cell: a field of colour or patte
 CORNER_INDEX = 0.1  # print in one corner above this, with some print in the middle: a low card's face
 BLANK = 0.01  # middle print at most this: nothing printed there at all (a plain back)
 INDEX = 0.15  # print in the index corners beyond the other two corners: a face, whatever the centre
+BLANK_CORNERS = 0.1  # |index-diagonal print − other corners| below this: no index to be seen
+TEXTURE = (0.3, 0.9, 0.2)  # a pattern in every cell: least cell print, most cell print, spread
 WHITE_PAPER = (110, 0.2)  # white paper: brightest channel at least this, channels within this share of it
 WHITE_CORNER = 0.06  # print in a corner of white paper with (almost) none in the middle: a low card's index
 
@@ -678,6 +681,14 @@ def is_face_up(f: FaceFeatures) -> bool:
             # (a two whose pips the 32×44 centre barely reaches: issue #18, src1_025).
             return f.corner > WHITE_CORNER or f.ink > BLANK
         return f.ink > BLANK and (f.corner > CORNER_INDEX or f.ink > 2.5 * BLANK)
+    if f.whole and abs(f.asym) < BLANK_CORNERS and f.cell_min >= TEXTURE[0] and f.cell_max <= TEXTURE[1] \
+            and f.cell_max - f.cell_min <= TEXTURE[2]:
+        # The same print in every cell of the middle, no index: a back's repeating pattern, also when the
+        # border ring missed the white border (a quad a little inside the card) and "paper" is the
+        # pattern's ground, so that only its light dots or lines count as print. A face's pips leave
+        # cells of bare paper; a court's picture fills some cells completely and its frame others little.
+        # Only on a card seen whole: a court seen through the gaps of other cards can look even.
+        return False
     return not (f.ink > FIELD and f.cell_min > 0.75)
 
 

@@ -197,3 +197,20 @@ def test_the_card_under_a_face_is_judged_on_its_own_part() -> None:
     assert single.is_face_up(single.face_features(frame, back))  # judged whole: wrong
     assert not single.is_face_up(single.face_features(frame, back, (face,)))
     assert single.is_face_up(single.face_features(frame, face, (back,)))
+
+
+def test_a_dotted_back_seen_through_a_quad_inside_its_border_is_a_back() -> None:
+    """Light dots on a green field inside a thin white border: a quad a little inside the card puts the
+    border ring on the field, so only the dots count as print (about half of every cell) — the same in
+    every cell, with no index: a back."""
+    frame = np.full((300, 300, 3), (90, 40, 30), np.uint8)
+    cv2.rectangle(frame, (80, 60), (208, 236), (245, 245, 245), -1)
+    cv2.rectangle(frame, (84, 64), (204, 232), (50, 110, 40), -1)
+    for y in range(66, 232, 10):
+        for x in range(86 + (y // 10) % 2 * 5, 204, 10):
+            cv2.circle(frame, (x, y), 4, (170, 215, 160), -1)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    inside = np.float32([[85, 65], [203, 65], [203, 231], [85, 231]])
+    f = single.face_features(frame, inside)
+    assert not f.white and f.ink > single.PLAIN and f.cell_min < 0.75, f  # not the plain or field rule
+    assert not single.is_face_up(f)
