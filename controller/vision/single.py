@@ -218,7 +218,8 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
             if area < min_area:
                 continue
             r = _rect_of(c) if area <= max_area else None
-            if r is None and area <= max_area and _touches_border(x, y, w, h, gray.shape):
+            if r is None and area <= max_area and len(c) < 6 * np.sqrt(area) \
+                    and _touches_border(x, y, w, h, gray.shape):
                 r = _rect_cut(c, gray.shape)
             if r is not None:
                 rects.append((r[0], r[1], dark, c))
@@ -489,10 +490,10 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
             continue
         hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
         covered = sum(_overlap(hull, q) for q in taken)
-        # Each level finds the same pile again: split it once. A pile is split while more than about half
-        # a card of it is left uncovered by the cards found so far (the top card of a pair is often a
+        # Each level finds the same pile again: split it once. A pile is split while more than 0.8 of a
+        # card of it is left uncovered by the cards found so far (the top card of a pair is often a
         # rectangle of its own at some level; its neighbour beneath is still to be found).
-        if area - covered < 0.6 * card or any(_iou(hull, d) > 0.6 for d in done):
+        if area - covered < 0.8 * card or any(_iou(hull, d) > 0.6 for d in done):
             continue
         done.append(hull)
         if minch is None:
