@@ -551,7 +551,7 @@ def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray,
     own part: the card underneath is then not judged on the top card's border and face crossing its back
     (a back's field broken by a white border looks like a face), and the top card keeps most of itself."""
     card = canonical(frame, quad, FACE).astype(np.int16)
-    free = _uncovered(quad, others)
+    free = _uncovered(quad, others, frame.shape)
     ring = np.concatenate([card[1:3, 3:-3].reshape(-1, 3), card[-3:-1, 3:-3].reshape(-1, 3),
                            card[3:-3, 1:3].reshape(-1, 3), card[3:-3, -3:-1].reshape(-1, 3)])
     if free is not None:
@@ -601,15 +601,25 @@ def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray,
 SEEN_MIN = 0.3  # share of a card left uncovered by the others below which it is judged whole
 
 
-def _uncovered(quad: np.ndarray, others: tuple[np.ndarray, ...]) -> np.ndarray | None:
-    """Pixels of the FACE-sized canonical card that no other quad covers, or None when none overlaps it
-    (the common case: the plain features)."""
-    if not others:
+def _uncovered(quad: np.ndarray, others: tuple[np.ndarray, ...], shape: tuple[int, ...]
+               ) -> np.ndarray | None:
+    """Pixels of the FACE-sized canonical card that no other quad covers and that lie inside the frame (a
+    card the frame cuts off: the warp fills its hidden corner with black, which would pass for print), or
+    None when nothing covers it (the common case: the plain features)."""
+    q = np.asarray(quad, np.float32)
+    fh, fw = shape[:2]
+    cut = bool((q < -1).any() or (q[:, 0] > fw).any() or (q[:, 1] > fh).any())
+    if not others and not cut:
         return None
     w, h = FACE
-    hom = cv2.getPerspectiveTransform(np.asarray(quad, np.float32),
-                                      np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    hom = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     covered = np.zeros((h, w), np.uint8)
+    if cut:
+        inside = np.zeros((h, w), np.uint8)
+        rect = np.float32([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]]).reshape(-1, 1, 2)
+        poly = cv2.perspectiveTransform(rect, hom).reshape(-1, 2)
+        cv2.fillPoly(inside, [np.round(poly * 16).astype(np.int32)], 1, shift=4)
+        covered[inside == 0] = 1
     for o in others:
         poly = cv2.perspectiveTransform(np.asarray(o, np.float32).reshape(-1, 1, 2), hom).reshape(-1, 2)
         cv2.fillPoly(covered, [np.round(poly * 16).astype(np.int32)], 1, shift=4)
@@ -693,6 +703,18 @@ def is_face_up(f: FaceFeatures) -> bool:
     return not (f.ink > FIELD and f.cell_min > 0.75)
 
 
+def _in_frame(quad: np.ndarray, frame: np.ndarray) -> bool:
+    """At most 5 % of the card beyond the frame. A card the frame cuts off more is not read: its hidden
+    index corner is black in the warp, and a wrong code is worse than none (a card touching the frame's
+    edge, whose refined corner lies a few pixels out, is still read)."""
+    h, w = frame.shape[:2]
+    q = np.asarray(quad, np.float32)
+    if (q >= -1).all() and (q[:, 0] <= w).all() and (q[:, 1] <= h).all():
+        return True
+    inside, _ = cv2.intersectConvexConvex(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return bool(inside >= 0.95 * cv2.contourArea(q))
+
+
 READS = ReadCache()  # one per process: the daemon runs one camera
 
 
@@ -708,8 +730,8 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     for i, f in enumerate(found):
         feats = face_features(frame, f.quad, _overlapping(found, i))
         up = is_face_up(feats)
-        cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
-                                  card=reads.read(frame, f.quad) if up else None))
+        code = reads.read(frame, f.quad) if up and _in_frame(f.quad, frame) else None
+        cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink, card=code))
     board = set(board_row([c.polygon for c in cards if c.face_up]))
     ups = [i for i, c in enumerate(cards) if c.face_up]
     marked = tuple(replace(c, zone="board") if i in ups and ups.index(i) in board else c

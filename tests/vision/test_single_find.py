@@ -156,6 +156,12 @@ def test_a_card_the_frame_cuts_across_a_corner_is_found_whole() -> None:
     assert quad[:, 0].max() > 640  # the hidden corner, beyond the frame
     for corner in box:
         assert float(np.hypot(*(quad - corner).T).min()) < 6
+    # Judged on the part inside the frame (the warp's black beyond it is no print), and not read: the
+    # blank card reads as its whole twin does, with no code.
+    from controller.vision.detect import VisionModel, detect
+
+    cards = sorted(detect(frame, VisionModel()).cards, key=lambda c: float(c.polygon[:, 0].max()))
+    assert cards[1].card is None and cards[1].face_up == cards[0].face_up
     # Mostly outside the frame (less than 3/4 of it shows): not counted, as a card's truth would not.
     frame, _ = _a_card_cut_by_the_frame(630)  # 61 % inside
     assert len(single.find_cards(frame)[0]) == 1
