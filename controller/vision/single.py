@@ -36,6 +36,8 @@ FILL_MIN = 0.86  # contour area / its min-area rectangle, for a whole card (roun
 ASPECT = (1.0, 2.0)  # long/short: wide because real photos are often stretched (src1: up to ×1.33)
 MIN_LONG = 0.06  # card long side as a fraction of the frame's long side
 MAX_AREA = 0.4  # a card covers at most this share of the frame (close-ups)
+SQUARE = 0.6  # quad area / (mean short side × mean long side): ≈ 0.85 for a card turned 45° in a photo
+# stretched ×1.78 (Roboflow's squared 16:9 frames), ≈ 1 seen straight; a thin rhombus far less
 SAME = 0.5  # IoU above which two rectangles are the same card
 EDGE_MIN = 10.0  # colour step (grey levels) across three of a card's four sides; a level's cut through a
 # smooth shade of the table (a pool of light) has almost none
@@ -59,7 +61,8 @@ def _levels(gray: np.ndarray) -> np.ndarray:
     return np.unique(np.concatenate([even, np.percentile(sample, (10, 90, 97))]).round())
 
 
-def _rect_of(contour: np.ndarray) -> tuple[np.ndarray, float, float] | None:
+def _rect_of(contour: np.ndarray, fill_min: float = FILL_MIN, aspect: tuple[float, float] = ASPECT
+             ) -> tuple[np.ndarray, float, float] | None:
     """(quad, fill, long side) when a contour is a filled convex quadrilateral of card proportions.
 
     A quadrilateral, not a rotated rectangle: perspective and stretched photos make cards trapezoids and
@@ -80,16 +83,69 @@ def _rect_of(contour: np.ndarray) -> tuple[np.ndarray, float, float] | None:
     qa = cv2.contourArea(q)
     if qa < 1:
         return None
-    fill = min(area, qa) / max(area, qa)
+    return _card_shape(q, qa, min(area, qa) / max(area, qa), fill_min, aspect)
+
+
+def _card_shape(q: np.ndarray, qa: float, fill: float, fill_min: float, aspect: tuple[float, float]
+                ) -> tuple[np.ndarray, float, float] | None:
+    """(quad, fill, long side) when a quad of area `qa` has a card's shape and fills its region enough."""
     sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
     short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
     long = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
-    if fill < FILL_MIN or short < 6 or not ASPECT[0] <= long / short <= ASPECT[1]:
+    if fill < fill_min or short < 6 or not aspect[0] <= long / short <= aspect[1]:
         return None
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]) \
             or min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
         return None  # opposite sides of a card differ little even in steep perspective
+    if qa < SQUARE * short * long:
+        return None  # a thin rhombus (a sliver of table between cards): a card's corners stay near square
     return q, fill, float(long)
+
+
+CUT_SEEN = 0.75  # share of a card the frame must show for it to count (vision-dev's truth: ≥ ~3/4 inside)
+
+
+def _rect_cut(contour: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, float, float] | None:
+    """A card that the frame's edge cuts across one corner: its region is a pentagon with one side on the
+    frame's border. The two sides next to that one, run on until they meet beyond the frame, give the
+    hidden corner; the card counts when the frame shows at least CUT_SEEN of it (its region against the
+    whole quad) and the quad has a card's shape. The quad's corner then lies outside the frame."""
+    h, w = shape[:2]
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    p = np.zeros((0, 2), np.float32)
+    for eps in (0.02, 0.035, 0.05):
+        p = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float32)
+        if len(p) <= 5:
+            break
+    if len(p) != 5:
+        return None
+    lo, hi = np.minimum(p, 1.0), np.maximum(p, [w - 2.0, h - 2.0])
+    for i in range(5):
+        a, b = i, (i + 1) % 5
+        on_border = [(p[a, k] <= lo[a, k] and p[b, k] <= lo[b, k])
+                     or (p[a, k] >= hi[a, k] and p[b, k] >= hi[b, k]) for k in (0, 1)]
+        if any(on_border):
+            break
+    else:
+        return None
+    prev, nxt = p[(i - 1) % 5], p[(i + 2) % 5]
+    d1, d2 = p[i] - prev, p[(i + 1) % 5] - nxt
+    m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+    if abs(float(np.linalg.det(m))) < 1e-6:
+        return None
+    t = np.linalg.solve(m, (nxt - prev).astype(np.float64))
+    if t[0] <= 1.0 or t[1] <= 1.0:
+        return None  # the two sides meet inside the frame: not a corner cut off by it
+    corner = (prev + t[0] * d1).astype(np.float32)
+    if 0 <= corner[0] <= w - 1 and 0 <= corner[1] <= h - 1:
+        return None
+    q = np.array([prev, corner, nxt, p[(i + 3) % 5]], np.float32)
+    qa = cv2.contourArea(q)
+    if qa < 1:
+        return None
+    seen = cv2.contourArea(contour) / qa
+    return _card_shape(q, qa, seen, CUT_SEEN, ASPECT) if seen <= 1.05 else None
 
 
 def _fit_sides(q: np.ndarray, contour: np.ndarray) -> np.ndarray:
@@ -107,24 +163,24 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter))
 
 
-def edge_contrast(img: np.ndarray, quad: np.ndarray) -> float:
+def edge_contrast(img: np.ndarray, quad: np.ndarray, reach: float = 1.0) -> float:
     """The colour step across the quad's outline on its third-strongest side (a card on top hides one side
-    of the card below)."""
+    of the card below), sampled `reach` × 6 % of the short side (at least 1.5 px) either side of it. All
+    four sides are sampled in one gather (speed; the same samples as one side at a time)."""
     q = np.asarray(quad, np.float32)
     centre = q.mean(axis=0)
     short = min(np.hypot(*(q[1] - q[0])), np.hypot(*(q[2] - q[1])))
-    d = max(1.5, 0.06 * float(short))
-    steps = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        pts = a + _T[:, None] * (b - a)
-        n = np.float32([-(b - a)[1], (b - a)[0]])
-        n /= max(float(np.hypot(*n)), 1e-6)
-        if float((centre - a) @ n) < 0:
-            n = -n
-        vin, vout = _sample3(img, pts + d * n), _sample3(img, pts - d * n)
-        steps.append(float(np.median(np.abs(vin - vout).max(axis=1))))
-    return sorted(steps)[1]
+    d = max(1.5, 0.06 * float(short)) * reach
+    along = np.roll(q, -1, axis=0) - q  # side i runs from corner i to corner i + 1
+    pts = q[:, None, :] + _T[None, :, None] * along[:, None, :]  # 4×T×2
+    n = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    n /= np.maximum(np.hypot(n[:, 0], n[:, 1]), 1e-6)[:, None]
+    n[((centre - q) * n).sum(axis=1) < 0] *= -1  # inward
+    off = d * n[:, None, :]
+    v = _sample3(img, np.concatenate([(pts + off).reshape(-1, 2), (pts - off).reshape(-1, 2)]))
+    vin, vout = v[:4 * len(_T)], v[4 * len(_T):]
+    steps = np.median(np.abs(vin - vout).max(axis=1).reshape(4, len(_T)), axis=1)
+    return float(np.sort(steps)[1])
 
 
 def _sample3(img: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -147,11 +203,14 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
     groups: list[tuple[np.ndarray, bool]] = []
     if cuts is None:
         cuts = [(float(t), dark) for t in _levels(gray) for dark in (False, True)]
+    least = _least_points(min_area)
     for t, dark in cuts:
         mode = cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY
         _, binary = cv2.threshold(gray, float(t), 255, mode)
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in contours:
+            if len(c) < least:
+                continue
             x, y, w, h = cv2.boundingRect(c)
             if w * h < min_area or w * h > 4 * max_area:
                 continue
@@ -159,11 +218,21 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
             if area < min_area:
                 continue
             r = _rect_of(c) if area <= max_area else None
+            if r is None and area <= max_area and len(c) < 6 * np.sqrt(area) \
+                    and _touches_border(x, y, w, h, gray.shape):
+                r = _rect_cut(c, gray.shape)
             if r is not None:
                 rects.append((r[0], r[1], dark, c))
             elif 1.5 * min_area < area < 6 * max_area and not _touches_border(x, y, w, h, gray.shape):
                 groups.append((c, dark))
     return rects, groups
+
+
+def _least_points(min_area: float) -> int:
+    """Fewest outline points (CHAIN_APPROX_NONE) of a contour whose bounding box covers `min_area`: the
+    outline steps one pixel a point, so it has at least twice the box's longer side less two, and that
+    side is at least the root of the area. Noise specks are skipped on their length alone (speed)."""
+    return max(0, int(2 * np.sqrt(min_area)) - 3)
 
 
 def flatten(gray: np.ndarray, window: float) -> np.ndarray:
@@ -242,7 +311,68 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
         # Not on a smooth table (split false): its piles are split later by the felt model, so a pile's
         # flattened outline would clear every card found here and count as one more card.
         found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
+        found += _edge_cards(frame, small, found, (min_area, max_area), long, scale, full, search)
     return found, long / scale
+
+
+EDGE_CANNY = (10.0, 30.0)  # hysteresis thresholds of the outline finder (grey levels per pixel, L2 gradient)
+EDGE_ASPECT = (1.0, 2.6)  # long/short of an outlined card: a 16:9 frame stretched square, a steep view
+EDGE_SIZE = (0.6, 1.5)  # long side against the typical card's (a keyboard key or a screen is neither)
+EDGE_SOLID = 0.65  # region area / its hull's, cards touching at a side or a corner (two at a corner: ~0.75)
+EDGE_FILL = 0.8  # an outline-enclosed region's fill: an index or a pip touching the card's edge notches it
+
+
+def _edge_cards(frame: np.ndarray, small: np.ndarray, found: list[Found], areas: tuple[float, float],
+                long: float, scale: float, full: np.ndarray, search: float) -> list[Found]:
+    """Cards no grey level separates from the table (a white card on a white or grey desk whose greys
+    match the card's, a card on a knitted blanket whose folds are as light as paper): the regions closed
+    by the image's edges. A 3×3 median first takes out salt-and-pepper noise; edges are grown by a pixel
+    to close small gaps. A closed region of card shape clear of every card found so far is a card; one
+    1.3–4 cards large (cards touching at a corner or a side) goes to the outline-corner splitter. A
+    region bounded by the frame's border is left alone: the card it belongs to may lie beyond."""
+    taken = [f.quad * scale for f in found]
+
+    def clear(q: np.ndarray) -> bool:
+        return all(_overlap(t, q) < 0.1 * cv2.contourArea(q) for t in taken)
+
+    grey = cv2.medianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), 3)
+    edges = cv2.dilate(cv2.Canny(grey, *EDGE_CANNY, L2gradient=True), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(cv2.bitwise_not(edges), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    card_area = long * long / CARD_ASPECT
+    cands: list[_Rect] = []
+    groups: list[tuple[np.ndarray, bool]] = []
+    least = _least_points(areas[0])
+    for c in contours:
+        if len(c) < least:
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        if w * h < areas[0] or _touches_border(x - 1, y - 1, w + 2, h + 2, grey.shape):
+            continue
+        area = cv2.contourArea(c)
+        if areas[0] <= area <= areas[1]:
+            r = _rect_of(c, EDGE_FILL, EDGE_ASPECT)
+            if r is not None:
+                if EDGE_SIZE[0] * long <= r[2] <= EDGE_SIZE[1] * long and clear(r[0]):
+                    cands.append((r[0], r[1], False, c))
+                continue
+        if 1.3 * card_area < area < 4 * card_area:
+            hull = cv2.convexHull(c).reshape(-1, 2).astype(np.float32)
+            # Touching cards make a nearly convex region; a hand, a cable or a keyboard's gaps do not.
+            # A region mostly covered by cards found already is a pile's part: not split again.
+            if area >= EDGE_SOLID * cv2.contourArea(hull) \
+                    and sum(_overlap(hull, t) for t in taken) < 0.3 * area:
+                groups.append((c, False))
+    out = []
+    for r in _nms(cands, small):
+        q = _fit_sides(r[0], r[3])
+        # The step must hold twice as far out too: the inside of a thin printed or drawn frame (a card box
+        # printed on a layout, a tile's grout) is the same table on both sides of the line.
+        if clear(q) and edge_contrast(small, q, 2.0) >= EDGE_MIN:
+            out.append(Found(quad=portrait(refine_quad(full, q / scale, search)), fill=r[1], dark=r[2]))
+            taken.append(q)
+    if groups:
+        out += _split_groups(groups, taken, long, frame, small, scale)
+    return out
 
 
 def _pale_cards(gray: np.ndarray, small: np.ndarray, found: list[Found], areas: tuple[float, float],
@@ -353,14 +483,17 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
     taken = list(singles)
     done: list[np.ndarray] = []
     minch: np.ndarray | None = None
+    card = long * long / CARD_ASPECT
     for contour, dark in sorted(groups, key=lambda g: -cv2.contourArea(g[0])):
         area = cv2.contourArea(contour)
-        if not 1.3 * long * long / CARD_ASPECT < area < 8 * long * long / CARD_ASPECT:
+        if not 1.3 * card < area < 8 * card:
             continue
         hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
         covered = sum(_overlap(hull, q) for q in taken)
-        # Each level finds the same pile again: split it once.
-        if covered > 0.5 * area or any(_iou(hull, d) > 0.6 for d in done):
+        # Each level finds the same pile again: split it once. A pile is split while more than 0.8 of a
+        # card of it is left uncovered by the cards found so far (the top card of a pair is often a
+        # rectangle of its own at some level; its neighbour beneath is still to be found).
+        if area - covered < 0.8 * card or any(_iou(hull, d) > 0.6 for d in done):
             continue
         done.append(hull)
         if minch is None:
@@ -401,6 +534,8 @@ class FaceFeatures:
     asym: float  # print in the index diagonal's corners (TL, BR) minus the other two: a face's index
     corner: float  # print in the most printed corner (an index even when the quad is a little off)
     mirror: float  # correlation of the card with its left-right mirror image: backs are symmetric
+    white: bool = False  # the border is white or grey paper (light, nearly colourless): not a plain back
+    whole: bool = True  # every cell of the middle seen (no other card over it)
 
 
 def canonical(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -410,25 +545,87 @@ def canonical(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int]) -> np.
     return cv2.warpPerspective(frame, hom, size, flags=cv2.INTER_AREA)
 
 
-def face_features(frame: np.ndarray, quad: np.ndarray) -> FaceFeatures:
+def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray, ...] = ()) -> FaceFeatures:
+    """The face test's features of a card; with `others` (the quads of cards overlapping it) only from the
+    part of it they do not cover. Which card of a pair lies on top is not known, so each is judged on its
+    own part: the card underneath is then not judged on the top card's border and face crossing its back
+    (a back's field broken by a white border looks like a face), and the top card keeps most of itself."""
     card = canonical(frame, quad, FACE).astype(np.int16)
+    free = _uncovered(quad, others, frame.shape)
     ring = np.concatenate([card[1:3, 3:-3].reshape(-1, 3), card[-3:-1, 3:-3].reshape(-1, 3),
                            card[3:-3, 1:3].reshape(-1, 3), card[3:-3, -3:-1].reshape(-1, 3)])
+    if free is not None:
+        ring_free = np.concatenate([free[1:3, 3:-3].ravel(), free[-3:-1, 3:-3].ravel(),
+                                    free[3:-3, 1:3].ravel(), free[3:-3, -3:-1].ravel()])
+        if ring_free.sum() >= 12:
+            ring = ring[ring_free]
     paper = np.median(ring, axis=0).astype(np.int16)
     ink = np.abs(card - paper).max(axis=2) > INK
-    centre = ink[9:-9, 6:-6]
-    ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
-    cells = centre[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).mean(axis=(1, 3))
-    tl, tr = ink[2:13, 2:9].mean(), ink[2:13, -9:-2].mean()
-    bl, br = ink[-13:-2, 2:9].mean(), ink[-13:-2, -9:-2].mean()
     grey = card[3:-3, 3:-3].mean(axis=2).astype(np.float32)
     g0 = grey - grey.mean()
     m0 = g0[:, ::-1]
     den = float(np.sqrt((g0 * g0).sum() * (m0 * m0).sum()))
     mirror = float((g0 * m0).sum()) / den if den > 1e-3 else 1.0
-    return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()), cell_max=float(cells.max()),
-                        asym=float((tl + br - tr - bl) / 2), corner=float(max(tl, tr, bl, br)),
-                        mirror=mirror)
+    top, low = int(paper.max()), int(paper.min())
+    white = top >= WHITE_PAPER[0] and top - low <= WHITE_PAPER[1] * top
+    if free is None:
+        centre = ink[9:-9, 6:-6]
+        ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
+        cells = centre[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).mean(axis=(1, 3))
+        tl, tr = ink[2:13, 2:9].mean(), ink[2:13, -9:-2].mean()
+        bl, br = ink[-13:-2, 2:9].mean(), ink[-13:-2, -9:-2].mean()
+        return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()),
+                            cell_max=float(cells.max()), asym=float((tl + br - tr - bl) / 2),
+                            corner=float(max(tl, tr, bl, br)), mirror=mirror, white=white)
+    centre, seen = ink[9:-9, 6:-6], free[9:-9, 6:-6]
+    ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
+    n = seen[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).sum(axis=(1, 3))
+    hit = (centre & seen)[:4 * ch, :3 * cw].reshape(4, ch, 3, cw).sum(axis=(1, 3))
+    valid = n >= 0.5 * ch * cw  # cells at least half uncovered
+    cells = hit[valid] / n[valid] if valid.any() else np.zeros(1)
+    corners = []
+    for ys, xs in ((slice(2, 13), slice(2, 9)), (slice(2, 13), slice(-9, -2)),
+                   (slice(-13, -2), slice(-9, -2)), (slice(-13, -2), slice(2, 9))):  # TL TR BR BL
+        m = free[ys, xs]
+        corners.append(float(ink[ys, xs][m].mean()) if m.mean() >= 0.5 else None)
+    diag = [[c for c in (corners[0], corners[2]) if c is not None],
+            [c for c in (corners[1], corners[3]) if c is not None]]
+    asym = float(np.mean(diag[0]) - np.mean(diag[1])) if diag[0] and diag[1] else 0.0
+    seen_n = int(seen.sum())
+    return FaceFeatures(ink=float((centre & seen).sum() / seen_n) if seen_n else 0.0,
+                        cell_min=float(cells.min()), cell_max=float(cells.max()), asym=asym,
+                        corner=max([c for c in corners if c is not None], default=0.0), mirror=mirror,
+                        white=white, whole=bool(valid.all()))
+
+
+SEEN_MIN = 0.3  # share of a card left uncovered by the others below which it is judged whole
+
+
+def _uncovered(quad: np.ndarray, others: tuple[np.ndarray, ...], shape: tuple[int, ...]
+               ) -> np.ndarray | None:
+    """Pixels of the FACE-sized canonical card that no other quad covers and that lie inside the frame (a
+    card the frame cuts off: the warp fills its hidden corner with black, which would pass for print), or
+    None when nothing covers it (the common case: the plain features)."""
+    q = np.asarray(quad, np.float32)
+    fh, fw = shape[:2]
+    cut = bool((q < -1).any() or (q[:, 0] > fw).any() or (q[:, 1] > fh).any())
+    if not others and not cut:
+        return None
+    w, h = FACE
+    hom = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    covered = np.zeros((h, w), np.uint8)
+    if cut:
+        inside = np.zeros((h, w), np.uint8)
+        rect = np.float32([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]]).reshape(-1, 1, 2)
+        poly = cv2.perspectiveTransform(rect, hom).reshape(-1, 2)
+        cv2.fillPoly(inside, [np.round(poly * 16).astype(np.int32)], 1, shift=4)
+        covered[inside == 0] = 1
+    for o in others:
+        poly = cv2.perspectiveTransform(np.asarray(o, np.float32).reshape(-1, 1, 2), hom).reshape(-1, 2)
+        cv2.fillPoly(covered, [np.round(poly * 16).astype(np.int32)], 1, shift=4)
+    if covered.mean() < 0.02 or covered.mean() > 1 - SEEN_MIN:
+        return None  # barely covered, or too little left to judge (a misplaced neighbour's quad)
+    return covered == 0
 
 
 FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
@@ -473,6 +670,10 @@ FIELD = 0.9  # centre print above this in every cell: a field of colour or patte
 CORNER_INDEX = 0.1  # print in one corner above this, with some print in the middle: a low card's face
 BLANK = 0.01  # middle print at most this: nothing printed there at all (a plain back)
 INDEX = 0.15  # print in the index corners beyond the other two corners: a face, whatever the centre
+BLANK_CORNERS = 0.1  # |index-diagonal print − other corners| below this: no index to be seen
+TEXTURE = (0.3, 0.9, 0.2)  # a pattern in every cell: least cell print, most cell print, spread
+WHITE_PAPER = (110, 0.2)  # white paper: brightest channel at least this, channels within this share of it
+WHITE_CORNER = 0.06  # print in a corner of white paper with (almost) none in the middle: a low card's index
 
 
 def is_face_up(f: FaceFeatures) -> bool:
@@ -485,8 +686,33 @@ def is_face_up(f: FaceFeatures) -> bool:
         # Little print in the middle: a plain back, or a low card (two or three pips) whose index the
         # quad has half cut off. A plain back has no print in its corners either.
         # Plain backs measured here (src1's black deck) print under 0.5 % of their middle.
+        if f.white:
+            # A back is a plain colour or a pattern inside a border; a plain white "back" is no deck's,
+            # so white paper with an index in a corner, or any print in the middle, is a low card's face
+            # (a two whose pips the 32×44 centre barely reaches: issue #18, src1_025).
+            return f.corner > WHITE_CORNER or f.ink > BLANK
         return f.ink > BLANK and (f.corner > CORNER_INDEX or f.ink > 2.5 * BLANK)
+    if f.whole and abs(f.asym) < BLANK_CORNERS and f.cell_min >= TEXTURE[0] and f.cell_max <= TEXTURE[1] \
+            and f.cell_max - f.cell_min <= TEXTURE[2]:
+        # The same print in every cell of the middle, no index: a back's repeating pattern, also when the
+        # border ring missed the white border (a quad a little inside the card) and "paper" is the
+        # pattern's ground, so that only its light dots or lines count as print. A face's pips leave
+        # cells of bare paper; a court's picture fills some cells completely and its frame others little.
+        # Only on a card seen whole: a court seen through the gaps of other cards can look even.
+        return False
     return not (f.ink > FIELD and f.cell_min > 0.75)
+
+
+def _in_frame(quad: np.ndarray, frame: np.ndarray) -> bool:
+    """At most 5 % of the card beyond the frame. A card the frame cuts off more is not read: its hidden
+    index corner is black in the warp, and a wrong code is worse than none (a card touching the frame's
+    edge, whose refined corner lies a few pixels out, is still read)."""
+    h, w = frame.shape[:2]
+    q = np.asarray(quad, np.float32)
+    if (q >= -1).all() and (q[:, 0] <= w).all() and (q[:, 1] <= h).all():
+        return True
+    inside, _ = cv2.intersectConvexConvex(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return bool(inside >= 0.95 * cv2.contourArea(q))
 
 
 READS = ReadCache()  # one per process: the daemon runs one camera
@@ -501,16 +727,26 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     found, long = find_cards(frame, split=not smooth)
     found = _felt_cards(frame, found, smooth)
     cards = []
-    for f in found:
-        feats = face_features(frame, f.quad)
+    for i, f in enumerate(found):
+        feats = face_features(frame, f.quad, _overlapping(found, i))
         up = is_face_up(feats)
-        cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink,
-                                  card=reads.read(frame, f.quad) if up else None))
+        code = reads.read(frame, f.quad) if up and _in_frame(f.quad, frame) else None
+        cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink, card=code))
     board = set(board_row([c.polygon for c in cards if c.face_up]))
     ups = [i for i, c in enumerate(cards) if c.face_up]
     marked = tuple(replace(c, zone="board") if i in ups and ups.index(i) in board else c
                    for i, c in enumerate(cards))
     return Detection(cards=marked, card_long_px=long)
+
+
+def _overlapping(found: list[Found], i: int) -> tuple[np.ndarray, ...]:
+    """Quads of the other cards that cover more than 5 % of card i (a pile: one lies on the other)."""
+    q = found[i].quad
+    lo, hi = q.min(axis=0), q.max(axis=0)
+    area = max(_area(q), 1.0)
+    return tuple(f.quad for j, f in enumerate(found)
+                 if j != i and (f.quad.min(axis=0) < hi).all() and (f.quad.max(axis=0) > lo).all()
+                 and _overlap(f.quad, q) > 0.05 * area)
 
 
 BOARD_PITCH = (0.8, 1.8)  # neighbouring board cards: centre distance in card widths

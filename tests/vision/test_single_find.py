@@ -31,9 +31,60 @@ def test_pale_cards_on_a_drifting_light_are_found(monkeypatch: pytest.MonkeyPatc
     assert len(got) == len(centres)
     for (gx, gy), (cx, cy) in zip(got, centres, strict=True):
         assert abs(gx - cx) < 10 and abs(gy - cy) < 10
-    # The plain level cuts alone find neither: the flattened sweep is what finds them.
+    # The plain level cuts alone find neither: the flattened sweep (or the outline finder) finds them.
     monkeypatch.setattr(single, "_pale_cards", lambda *a, **k: [])
+    monkeypatch.setattr(single, "_edge_cards", lambda *a, **k: [])
     assert single.find_cards(frame)[0] == []
+
+
+def _cards_on_a_white_desk() -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """A white desk and white cards 24 grey levels above it, each with the thin shaded rim a card's edge
+    casts (vision-dev's src1_024/025/027: `edge_contrast` 16–20 on the cards the level cuts missed). One
+    card stands clear; two touch at a corner."""
+    h, w = 480, 640
+    img = np.full((h, w), 196.0, np.float32)
+    centres = [(140, 250), (360, 170), (466, 306)]
+    for (cx, cy), angle in zip(centres, (10, -25, -25), strict=True):
+        box = cv2.boxPoints(((cx, cy), (92, 128), angle)).astype(np.int32)
+        cv2.fillPoly(img, [box], 220.0)
+        cv2.polylines(img, [box], True, 170.0, 2, cv2.LINE_AA)
+        cv2.circle(img, (cx, cy - 30), 7, 60.0, -1)  # two pips
+        cv2.circle(img, (cx, cy + 30), 7, 60.0, -1)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8) + np.random.default_rng(2).normal(0, 1.5, img.shape)
+    return np.clip(np.repeat(img[..., None], 3, axis=2), 0, 255).astype(np.uint8), centres
+
+
+def test_the_outline_finder_finds_white_cards_touching_at_a_corner() -> None:
+    frame, centres = _cards_on_a_white_desk()
+    small = cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+    full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    side = 320
+    areas = ((single.MIN_LONG * side) ** 2 / single.CARD_ASPECT, single.MAX_AREA * 320 * 240)
+    found = single._edge_cards(frame, small, [], areas, 64.0, 0.5, full, 5.0)
+    got = [f.quad.mean(axis=0) for f in found]
+    for cx, cy in centres:
+        assert sum(np.hypot(gx - cx, gy - cy) < 10 for gx, gy in got) == 1, (got, (cx, cy))
+    assert len(got) == len(centres)
+
+
+def test_a_two_on_white_paper_is_a_face_and_a_plain_dark_card_a_back() -> None:
+    """A low card's pips barely reach the 32×44 centre: on white paper that is still a face (no deck has
+    a plain white back); a plain black card with the same little print is a back."""
+    card = np.full((176, 128, 3), 235, np.uint8)
+    cv2.putText(card, "2", (6, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    cv2.putText(card, "2", (108, 168), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2)
+    cv2.circle(card, (64, 34), 9, (20, 20, 20), -1)
+    cv2.circle(card, (64, 142), 9, (20, 20, 20), -1)
+    frame = np.full((300, 300, 3), 120, np.uint8)
+    frame[60:236, 80:208] = card
+    quad = np.float32([[80, 60], [208, 60], [208, 236], [80, 236]])
+    f = single.face_features(frame, quad)
+    assert f.white and f.ink < single.PLAIN and single.is_face_up(f)
+    back = frame.copy()
+    back[60:236, 80:208] = 30
+    cv2.circle(back, (64 + 80, 34 + 60), 3, (75, 75, 75), -1)  # a speck: no index, no middle print
+    fb = single.face_features(back, quad)
+    assert not fb.white and not single.is_face_up(fb)
 
 
 def test_flatten_keeps_a_card_step_and_removes_the_slow_shade() -> None:
@@ -43,3 +94,129 @@ def test_flatten_keeps_a_card_step_and_removes_the_slow_shade() -> None:
     desk = flat[60, 16:304].astype(np.float32)
     assert float(desk.max() - desk.min()) < 8  # the desk is one grey after flattening (was 170 apart)
     assert float(flat[120, 115]) - float(flat[120, 90]) > 14  # the card still stands out of it
+
+
+def _a_pair_with_its_top_card_brighter() -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Two cards overlapping on a mid-grey desk, the top one a little brighter (it faces the light): a
+    grey level between the two finds the top card alone, and the pair's union at the levels below is
+    more than half covered by it (src1_025's 2c under its 2d). A clear third card sets the card size."""
+    h, w = 480, 640
+    img = np.full((h, w), 120.0, np.float32)
+    cards = [((480, 240), 0, 205.0), ((212, 272), 12, 205.0), ((260, 210), 12, 235.0)]
+    for (cx, cy), angle, grey in cards:
+        box = cv2.boxPoints(((cx, cy), (92, 128), angle)).astype(np.int32)
+        cv2.fillPoly(img, [box], grey)
+        cv2.circle(img, (cx, cy), 9, 40.0, -1)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8) + np.random.default_rng(3).normal(0, 1.5, img.shape)
+    return np.clip(np.repeat(img[..., None], 3, axis=2), 0, 255).astype(np.uint8), [c[0] for c in cards]
+
+
+def test_the_card_under_a_found_card_is_split_out() -> None:
+    frame, centres = _a_pair_with_its_top_card_brighter()
+    found, _ = single.find_cards(frame)
+    got = [f.quad.mean(axis=0) for f in found]
+    assert len(got) == 3, got
+    for cx, cy in centres[::2]:  # the clear card and the top card, where they lie
+        assert min(np.hypot(gx - cx, gy - cy) for gx, gy in got) < 10, (got, (cx, cy))
+
+
+def test_a_thin_rhombus_is_not_a_card_but_a_stretched_turned_card_is() -> None:
+    """A sliver of table between cards can outline a rhombus whose opposite sides are as even and whose
+    side lengths are in a card's ratio; its corners are far from square. A card turned 45° in a photo
+    stretched ×1.78 along one axis (Roboflow's squared 16:9 frames) still counts."""
+    def contour(pts: np.ndarray) -> np.ndarray:
+        mask = np.zeros((400, 400), np.uint8)
+        cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255)
+        return cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0][0]
+
+    rhombus = np.float32([[200, 40], [215, 130], [200, 260], [185, 130]])  # 140 tall, 30 wide
+    assert single._rect_of(contour(rhombus)) is None
+    card = cv2.boxPoints(((200, 120), (63, 88), 45)) * np.float32([1.0, 1.78]) + np.float32([0, -20])
+    assert single._rect_of(contour(card)) is not None
+
+
+def _a_card_cut_by_the_frame(cx: int) -> tuple[np.ndarray, np.ndarray]:
+    """A white card on a dark cloth, turned 30°, whose right corner the frame's edge cuts off (the more
+    of it beyond the frame the larger `cx`), and a whole card that sets the card size."""
+    h, w = 480, 640
+    img = np.full((h, w, 3), 40, np.uint8)
+    box = cv2.boxPoints(((cx, 240), (92, 128), 30)).astype(np.float32)
+    for quad in (box, cv2.boxPoints(((200, 240), (92, 128), 10))):
+        cv2.fillPoly(img, [np.round(quad).astype(np.int32)], (225, 225, 225))
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    return img, box
+
+
+def test_a_card_the_frame_cuts_across_a_corner_is_found_whole() -> None:
+    frame, box = _a_card_cut_by_the_frame(600)  # 89 % of it inside the frame
+    found, _ = single.find_cards(frame)
+    cut = [f for f in found if f.quad[:, 0].max() > 600]
+    assert len(found) == 2 and len(cut) == 1
+    quad = cut[0].quad
+    assert quad[:, 0].max() > 640  # the hidden corner, beyond the frame
+    for corner in box:
+        assert float(np.hypot(*(quad - corner).T).min()) < 6
+    # Judged on the part inside the frame (the warp's black beyond it is no print), and not read: the
+    # blank card reads as its whole twin does, with no code.
+    from controller.vision.detect import VisionModel, detect
+
+    cards = sorted(detect(frame, VisionModel()).cards, key=lambda c: float(c.polygon[:, 0].max()))
+    assert cards[1].card is None and cards[1].face_up == cards[0].face_up
+    # Mostly outside the frame (less than 3/4 of it shows): not counted, as a card's truth would not.
+    frame, _ = _a_card_cut_by_the_frame(630)  # 61 % inside
+    assert len(single.find_cards(frame)[0]) == 1
+
+
+def test_the_outline_finder_takes_no_printed_card_box_for_a_card() -> None:
+    """A card-sized frame printed on the cloth (a layout's board spot) closes a region of card shape in
+    the edge map; the cloth is the same on both sides of its thin line, which the colour step taken twice
+    as far out shows. A white card beside it is a card. (The level cuts, which take a region's outer
+    outline, still report such a frame: docs/camera.md.)"""
+    img = np.full((480, 640, 3), 70.0, np.float32)
+    box = cv2.boxPoints(((420, 240), (92, 128), 0)).astype(np.int32)
+    cv2.polylines(img, [box], True, (230, 230, 230), 3)
+    cv2.fillPoly(img, [cv2.boxPoints(((200, 240), (92, 128), 8)).astype(np.int32)], (225, 225, 225))
+    img = cv2.GaussianBlur(img, (0, 0), 0.8) + np.random.default_rng(4).normal(0, 2, img.shape)
+    frame = np.clip(img, 0, 255).astype(np.uint8)
+    small = cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+    areas = ((single.MIN_LONG * 320) ** 2 / single.CARD_ASPECT, single.MAX_AREA * 320 * 240)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = single._edge_cards(frame, small, [], areas, 64.0, 0.5, grey, 5.0)
+    assert len(found) == 1 and float(np.hypot(*(found[0].quad.mean(axis=0) - (200, 240)))) < 3
+
+
+def test_the_card_under_a_face_is_judged_on_its_own_part() -> None:
+    """A blue-backed card half under a white face: over the whole quad the face's paper and pips break the
+    back's field, which reads as a face; on the part the face does not cover, it is a back. The face on
+    top stays a face."""
+    frame = np.full((400, 500, 3), (40, 90, 40), np.uint8)
+    back = np.float32([[100, 100], [192, 100], [192, 228], [100, 228]])
+    face = back + np.float32([50, 0])
+    cv2.fillPoly(frame, [back.astype(np.int32)], (250, 250, 250))
+    cv2.fillPoly(frame, [(back + np.float32([[6, 6], [-6, 6], [-6, -6], [6, -6]])).astype(np.int32)],
+                 (150, 60, 20))
+    cv2.fillPoly(frame, [face.astype(np.int32)], (245, 245, 245))
+    for x, y in ((172, 130), (220, 130), (172, 200), (220, 200), (196, 165)):
+        cv2.circle(frame, (x, y), 7, (20, 20, 200), -1)
+    cv2.putText(frame, "5", (153, 122), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 200), 2)
+    cv2.putText(frame, "5", (226, 222), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 200), 2)
+    assert single.is_face_up(single.face_features(frame, back))  # judged whole: wrong
+    assert not single.is_face_up(single.face_features(frame, back, (face,)))
+    assert single.is_face_up(single.face_features(frame, face, (back,)))
+
+
+def test_a_dotted_back_seen_through_a_quad_inside_its_border_is_a_back() -> None:
+    """Light dots on a green field inside a thin white border: a quad a little inside the card puts the
+    border ring on the field, so only the dots count as print (about half of every cell) — the same in
+    every cell, with no index: a back."""
+    frame = np.full((300, 300, 3), (90, 40, 30), np.uint8)
+    cv2.rectangle(frame, (80, 60), (208, 236), (245, 245, 245), -1)
+    cv2.rectangle(frame, (84, 64), (204, 232), (50, 110, 40), -1)
+    for y in range(66, 232, 10):
+        for x in range(86 + (y // 10) % 2 * 5, 204, 10):
+            cv2.circle(frame, (x, y), 4, (170, 215, 160), -1)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.7)
+    inside = np.float32([[85, 65], [203, 65], [203, 231], [85, 231]])
+    f = single.face_features(frame, inside)
+    assert not f.white and f.ink > single.PLAIN and f.cell_min < 0.75, f  # not the plain or field rule
+    assert not single.is_face_up(f)
