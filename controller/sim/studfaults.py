@@ -239,6 +239,15 @@ class StudBringInWrong(Fault):
         return True
 
 
+class StudActionOutOfTurn(ActionOutOfTurn):
+    """A fold out of turn after the street's first action. At the first action it would be the wrong seat
+    acting first, which the core reports as STUD_FIRST_TO_ACT_WRONG (a street's first actor is the
+    dealer's call in stud; that error has its own injector)."""
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        return rnd.actions > 0 and super().before_action(hp, rnd)
+
+
 class StudFirstToActWrong(Fault):
     """From 4th street the dealer points at the wrong seat, which checks first; the high hand then acts
     and play goes on in order (the out-of-turn check stands while nobody bets)."""
@@ -337,7 +346,7 @@ STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_DOWN_CARD_DEALT_UP": StudDownCardDealtUp,
     "STUD_BRING_IN_WRONG": StudBringInWrong,
     "STUD_FIRST_TO_ACT_WRONG": StudFirstToActWrong,
-    "STUD_ACTION_OUT_OF_TURN": ActionOutOfTurn,
+    "STUD_ACTION_OUT_OF_TURN": StudActionOutOfTurn,
     "STUD_BIG_BET_WITHOUT_PAIR": StudBigBetWithoutPair,
     "STUD_SMALL_RAISE_AFTER_OPEN_PAIR": StudSmallRaiseAfterOpenPair,
 }

@@ -246,6 +246,19 @@ def bring_in_wrong_pot() -> Scenario:
     return s.end(4, s1=995, s2=995, s3=995, s4=1015)
 
 
+@stud
+def bring_in_wrong_raised_over() -> Scenario:
+    s = Stud("bring_in_wrong_raised_over", "pot limit: seat 3 (2c) brings in instead of seat 4 (Jh): "
+                                           "STUD_BRING_IN_WRONG; seat 4, the right seat and the next player, "
+                                           "raises over it instead of bringing in itself (a bring-in is a "
+                                           "bet): the wrong bring-in stands and its 10 stay in the pot; all "
+                                           "fold to seat 4, whose 30 not called go back")
+    s.setup_stud("pot").begin().deal3().act(3, "bet", 10).expect("STUD_BRING_IN_WRONG", 3, "third")
+    s.act(4, "raise", 40).fold(1).fold(2).fold(3)
+    s.expect("UNCALLED_BET", 4, "showdown")
+    return s.end(4, s1=995, s2=995, s3=985, s4=1025)
+
+
 def _completed_then_capped(s: Stud) -> Stud:
     """Bring-in 10, completion to 20, raises to 40, 60 and 80 (the cap), a fifth wager refused, all call;
     checked down from 4th street; seat 3 wins."""

@@ -68,3 +68,28 @@ def test_short_handed_tables_all_in_on_the_antes(kw: dict[str, object]) -> None:
     result = score(hands, alerts)
     assert stats.clean, stats.summary()
     assert not result.missed and not result.false_alerts and not result.clean_faults, result.summary()
+
+
+REACTIONS_ALL = ("remedy", "ignore", "ruling", "second")
+
+
+@pytest.mark.parametrize("kw", [
+    {"profile": "cuca", "seats": 2, "seed": 11016, "limit": "pot", "use_uids": False},
+    {"profile": "handbuch", "seats": 2, "seed": 743780, "limit": "no", "use_uids": True},
+    {"profile": "cuca", "seats": 4, "seed": 839273, "limit": "pot", "use_uids": True},
+    {"profile": "tda", "seats": 4, "seed": 1661, "limit": "fixed", "use_uids": True},
+], ids=["heads-up-pot", "heads-up-no-limit", "four-pot", "four-fixed"])
+def test_every_reaction_short_handed_stud_found_by_the_sweep(kw: dict[str, object]) -> None:
+    """Tables a random sweep (game, profile, seats, structure, reactions) found going wrong: the right
+    bring-in seat raising over a wrong bring-in was taken for the remedy (stacks wrong, then BAD_EVENTs on
+    clean hands); an out-of-turn fold at a street's first action counted as missed (the core rightly calls
+    it the wrong seat acting first); and that alert named the street after the one it was on."""
+    hands = list(VirtualTable(game="stud", inject=0.6, reactions=REACTIONS_ALL, **kw).hands(80))  # type: ignore[arg-type]
+    stats, alerts = follow(hands, str(kw["profile"]))
+    result = score(hands, alerts)
+    assert stats.clean, stats.summary()
+    assert not result.missed and not result.false_alerts and not result.clean_faults, result.summary()
+    assert not result.follow_up_false
+    for a in alerts:
+        if a.code == "STUD_FIRST_TO_ACT_WRONG":
+            assert f"on {a.street} street" in a.message, a.message

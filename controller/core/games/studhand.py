@@ -344,10 +344,12 @@ class StudHand(Hand):
         # Only the street's very first action can be "first to act wrong"; a second seat acting before the
         # high board (an out-of-turn action is held, not counted) is a plain ACTION_OUT_OF_TURN.
         first_action = rnd.actions_taken == 0 and not rnd.pending
+        # the street and its first seat as they were: an action that ends the round moves both on
+        street, due = self.street, self.first_due
         found = self.h_action(ev, card)
-        if first_action and seat != self.first_due:
-            found = [self._first_wrong(f) if f.code == "ACTION_OUT_OF_TURN" and f.seat == seat else f
-                     for f in found]
+        if first_action and seat != due:
+            found = [self._first_wrong(f, street, due) if f.code == "ACTION_OUT_OF_TURN" and f.seat == seat
+                     else f for f in found]
         return out + found if out else found
 
     def _posted_for_absent(self, ev: ActionEvent | ChipsEvent) -> bool:
@@ -357,10 +359,9 @@ class StudHand(Hand):
                 and ev.seat in self.record.dead and ev.seat in self.absent and rnd is not None
                 and self.street_i == 0 and ev.amount == rnd.committed.get(ev.seat))
 
-    def _first_wrong(self, f: Finding) -> Finding:
-        due = self.first_due
+    def _first_wrong(self, f: Finding, street: str, due: int | None) -> Finding:
         showing = " ".join(self._showing(due)) if due is not None else ""
-        msg = (f"Seat {f.seat} acted first on {self.street} street; seat {due} shows the highest hand "
+        msg = (f"Seat {f.seat} acted first on {street} street; seat {due} shows the highest hand "
                f"({showing}) and acts first")
         return _f("STUD_FIRST_TO_ACT_WRONG", msg, seat=f.seat,
                   remedy=f"Seat {due} acts first; seat {f.seat}'s action is binding only if the action to it "
@@ -374,8 +375,9 @@ class StudHand(Hand):
         wrong = self.wrong_bringer
         if wrong is not None:
             took_back = isinstance(ev, ChipsEvent) and ev.seat == wrong and ev.amount == 0
-            brings_in = (isinstance(ev, ActionEvent) and ev.seat == self.bring_in
-                         and ev.action in ("bet", "raise"))
+            # The right seat's bring-in (or its completing instead) is a `bet` (interfaces.md §1a); its
+            # `raise` acts on the wrong bring-in, which then stands (heads-up that seat is the next one).
+            brings_in = isinstance(ev, ActionEvent) and ev.seat == self.bring_in and ev.action == "bet"
             if took_back or brings_in:
                 # The remedy: the wrong seat's chips go back and the right seat brings in.
                 self.wrong_bringer = None
