@@ -100,6 +100,8 @@ class BoardPart(HandBase):
         fix = self.fix
         if fix is not None and fix.kind == "to_burn" and fix.moved is not None and fix.street != self.street:
             return self._runout_replacement(fix, card, ev.t)
+        if fix is not None and self._flop_stood_in_runout(fix):
+            return self._flop_stands(fix, card) + self.h_board_due_placed(card, ev)
         kept = self.kept_premature(ev.t, exclude=card)
         out: list[Finding] = kept or []
         if kept is not None and self.phase != DUE:
@@ -138,6 +140,24 @@ class BoardPart(HandBase):
                     self.record.burns.append(b)
             out += self._open_street(ev.t)
         return out
+
+    def _flop_stood_in_runout(self, fix: Fix) -> bool:
+        """All-in runout, a four-card flop to be recalled (this profile's remedy): the extra card came off
+        and the three others still lie there when the next card comes, so the dealer let the flop stand."""
+        return (self.runout and fix.kind == "recall" and fix.code == "FLOP_TOO_MANY_CARDS"
+                and self.street == "flop" and len(self.board_now) == self.game.board_cards["flop"]
+                and set(self.board_now) <= fix.cards
+                and all(self.zones.zone_of(c) == "board" for c in self.board_now))
+
+    def _flop_stands(self, fix: Fix, card: str) -> list[Finding]:
+        """Said once; the flop is the three cards on the board and this card belongs to the turn (its knock
+        and burn, already seen, count for it)."""
+        self.fix = None
+        self.street_i += 1
+        self.event_street = self.street  # this card's alerts belong to the turn
+        self.board_now = []
+        return [_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {fix.code} is open; expected: "
+                                              f"{fix.expect}", cards=[card])]
 
     def _runout_replacement(self, fix: Fix, card: str, t: float) -> list[Finding]:
         """All-in runout: the street dealt without a burn was corrected (its card burned face up) after
@@ -192,6 +212,7 @@ class BoardPart(HandBase):
     def _runout_too_many_flop(self, card: str) -> list[Finding]:
         """Back to the flop for the four-card-flop correction; a flop that stands moves on again."""
         self.street_i -= 1
+        self.event_street = "flop"  # the alert belongs to the flop, not the turn the hand had moved on to
         self.board_now = list(self.record.board)
         out = self._too_many_flop(card)
         if self.fix is not None and self.fix.kind == "extra_off":

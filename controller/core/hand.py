@@ -99,6 +99,26 @@ class Hand(DealPart, BoardPart):
         self.zones.put(card, "board", None)
         return [_f("RABBIT_HUNT", f"Board card {card} turned after the hand ended", cards=[card])]
 
+    def h_board_showdown(self, ev: Event, card: str | None) -> list[Finding]:
+        """A board card once the betting is over. After an all-in the river opens no betting round, so a
+        river dealt without a burn goes straight to the showdown; its remedy arrives here: that card taken
+        off the board (as the burn) and a new river, which completes the board the hands are judged on.
+        Any other card is a rabbit hunt."""
+        assert card is not None
+        fix, rec = self.fix, self.record
+        old = next(iter(fix.cards)) if fix is not None and len(fix.cards) == 1 else None
+        if (fix is None or fix.kind != "to_burn" or old is None or not rec.board or rec.board[-1] != old
+                or self.zones.zone_of(old) == "board"):
+            return self.h_rabbit(ev, card)
+        out = self._arrive(card, "board", ev)
+        if out:
+            return out
+        self.fix = None
+        rec.board[-1] = card
+        rec.burns.append(old)
+        rec.notes.append(f"{old} burned and {card} dealt after the betting ({fix.code})")
+        return []
+
     def h_misdeal(self, ev: Event, card: str | None) -> list[Finding]:
         note = ""
         if self.round is not None and self.limit_reached():
@@ -487,7 +507,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (DUE, "board_count"): "h_board_count",
     (DUE, "misdeal"): "h_misdeal",
     # showdown: hands shown and mucked; no more board cards
-    (SHOWDOWN, "hole"): "h_ignore", (SHOWDOWN, "board"): "h_rabbit", (SHOWDOWN, "burn"): "h_ignore",
+    (SHOWDOWN, "hole"): "h_ignore", (SHOWDOWN, "board"): "h_board_showdown", (SHOWDOWN, "burn"): "h_ignore",
     (SHOWDOWN, "muck"): "h_muck", (SHOWDOWN, "deck"): "h_ignore", (SHOWDOWN, "gone"): "h_gone",
     (SHOWDOWN, "exposed"): "h_exposed", (SHOWDOWN, "knock"): "h_ignore", (SHOWDOWN, "chips"): "h_ignore",
     (SHOWDOWN, "board_count"): "h_ignore", (SHOWDOWN, "action"): "h_action_over",

@@ -484,6 +484,30 @@ def b_burn_missing_river() -> Scenario:
 
 
 @scenario
+def f_burn_missing_river_all_in() -> Scenario:
+    s = Scenario("f_burn_missing_river_all_in", "seats 2 and 3 all in preflop; the river comes without a "
+                                                "burn (7h, which would give seat 3 trips): with no betting "
+                                                "left the hand is at the showdown already, and the remedy "
+                                                "(7h off the board as the burn, a new river 9c) still makes "
+                                                "the board: seat 2's kings win, no rabbit hunt")
+    s.setup()
+    s.events[1]["stack"], s.events[2]["stack"] = 1000, 1000
+    s.start().deal().act(4, "fold").gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js")
+    s.card("muck", "Js").act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c")
+    s.card("muck", "6c").act(2, "allin", 1000).act(3, "call", 1000)
+    s.flop().turn().e("knock", dt=1.0)
+    s.e("card", dt=1.0, zone="board", card="7h").expect("BURN_MISSING_RIVER", None, "river")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.gone("board", "7h").card("burn", "7h").card("board", "9c")
+    for seat in (2, 3):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")  # one player out: no order to tell
+    s.stacks = {1: 10000, 2: 2000, 4: 10000}
+    return s
+
+
+@scenario
 def b_burn_missing_turn_not_corrected() -> Scenario:
     s = Scenario("b_burn_missing_turn_not_corrected", "turn without a burn; the dealer burns and deals a "
                                                       "second turn card instead of burning the first")
@@ -1080,6 +1104,29 @@ def f_burn_missing_flop_runout_cuca() -> Scenario:
     s.e("card", dt=1.0, zone="burn", card="3s").card("board", "2c").card("board", "Kh").card("board", "8d")
     s.turn().river()
     return _runout_showdown(s)
+
+@scenario
+def f_four_card_flop_runout_stands_handbuch() -> Scenario:
+    s = Scenario("f_four_card_flop_runout_stands_handbuch", "all-in runout under the handbuch (000: a "
+                                                            "four-card flop is recalled and dealt again): "
+                                                            "the dealer only takes the fourth card off and "
+                                                            "goes on with knock, burn and turn: said once "
+                                                            "at the turn; the flop stands, the river "
+                                                            "follows, the hand reaches its showdown (the "
+                                                            "loser's mucked cards were a dead hand before)",
+                 profile="handbuch")
+    _all_in_preflop(s).flop().card("board", "Jh").expect("FLOP_TOO_MANY_CARDS", None, "flop")
+    s.gone("board", "Jh").card("muck", "Jh")
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s").card("board", "9d")
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "turn")
+    s.river().expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (2, 3):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    for c in HOLES[3]:
+        s.gone("seat3", c).card("muck", c)
+    return s.settle(s1=10000, s2=11000, s4=10000)  # seat 3 busted and left
+
 
 # --- limit hold'em (issue 13): fixed, pot and spread limit, each followed to settlement ---------------
 def _limit_setup(s: Scenario, limit: dict[str, Any], stacks: dict[int, int] | None = None) -> Scenario:
