@@ -282,13 +282,24 @@ class DealPart(HandBase):
                 return s
         return after[0]
 
+    def _still_preflop(self) -> bool:
+        """Preflop, or an all-in on the blinds left nobody to act and the flop is due with nothing of it
+        out yet (no knock, burn or board card): a card to the first seat now is still the deal's extra
+        card, not one found after the betting (the core moves to the flop as the deal completes)."""
+        if self.street_i == 0:
+            return True
+        return (self.runout and self.phase == DUE and self.street_i == 1 and not self.knocked
+                and not self.burns_now and not self.board_now and not self.record.board)
+
     def _extra_hole(self, seat: int, card: str, ev: Event) -> list[Finding]:
         """A hole card after the deal was complete (003 (3), 001 §14 4., 004 §4(4))."""
         self._place_hole(seat, card, ev)
         first = self.dealt_in[0] if self.dealt_in else None
+        if self.street_i > 0 and self._still_preflop():
+            self.event_street = "preflop"  # the deal's error, though the hand moved on to the flop
         # A late third card to the first seat (before the action limit) is still the one extra card of
         # 001 §14 (4.) / 003 (3): it goes back as the flop's burn; not a misdeal.
-        if seat == first and self.extra_first is None and not self.limit_reached() and self.street_i == 0:
+        if seat == first and self.extra_first is None and not self.limit_reached() and self._still_preflop():
             self.extra_first = card
             self.holes[seat].remove(card)  # not part of the seat's hand: it is the next burn
             self.record.hole[seat].remove(card)
@@ -296,7 +307,7 @@ class DealPart(HandBase):
             self.must_burn.setdefault("flop", card)
             return [_f("DEAL_EXTRA_CARD_FIRST_SEAT", f"Seat {seat} (first seat) received an extra card after "
                                                      f"the deal", seat=seat)]
-        if self.limit_reached() or self.street_i > 0:
+        if self.limit_reached() or not self._still_preflop():
             self.record.dead.add(seat)
             out = [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} holds {len(self.holes[seat])} cards, found after "
                                              f"the betting was under way; its hand is dead", seat=seat,

@@ -278,7 +278,7 @@ class StudPlay(HandPlay):
         if len(live) > 1 and any(len(h) != 7 for h in hole.values()):
             raise AssertionError("stud showdown without seven cards")
         paid, pots = settle(committed=self.committed, live=live, hole=hole, board=[],
-                            order_from_button=self.seating.dealt_in, chip=self.chip,
+                            order_from_button=self.odd_chip_order(), chip=self.chip,
                             odd=odd_chips_for(self.profile))
         self.street = "showdown"
         if len(live) > 1:
@@ -288,6 +288,21 @@ class StudPlay(HandPlay):
             self.fault.after_hand(self)
         stacks = {s: self.behind[s] + paid.get(s, 0) for s in self.seating.dealt_in}
         return Outcome(stacks=stacks, pots=pots, new_deck=self.new_deck)
+
+    def odd_chip_order(self) -> list[int]:
+        """Tied winners take odd chips by the highest card they hold, by rank and then suit (clubs lowest,
+        diamonds, hearts, spades), every card they were dealt counting (TDA 2024 "Awarding Odd Chips"; 002
+        is silent); deal order after that. The settlement used deal order: one chip of a split pot went
+        to the wrong seat."""
+        seats = list(self.seating.dealt_in)
+
+        def key(seat: int) -> tuple[int, int, int]:
+            cards = [c for c in self.zones.get(self.seat_zone(seat), ()) if len(c) == 2]
+            rank, suit = max(((RANKS.index(c[0]), SUITS.index(c[1])) for c in cards
+                              if c[0] in RANKS and c[1] in SUITS), default=(-1, -1))
+            return -rank, -suit, seats.index(seat)
+
+        return sorted(seats, key=key)
 
     def showdown_order(self, live: list[int]) -> list[int]:
         """The last bettor or raiser on 7th street first, else the seat that opened 7th; then clockwise."""

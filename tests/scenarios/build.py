@@ -1128,6 +1128,43 @@ def f_four_card_flop_runout_stands_handbuch() -> Scenario:
     return s.settle(s1=10000, s2=11000, s4=10000)  # seat 3 busted and left
 
 
+def _heads_up_all_in_blind(s: Scenario) -> Scenario:
+    """Two seats; seat 1 (button, small blind) has 50 and is all-in on its blind: nobody can act, the
+    board runs out as the deal completes. Seat 2 (Ah Kd) is dealt first."""
+    s.setup(players=2)
+    s.events[0]["stack"] = 50
+    s.e("hand_start", button=1).e("chips", seat=1, amount=50).e("chips", seat=2, amount=100)
+    return s.card("seat2", "Ah").card("seat1", "2h").card("seat2", "Kd").card("seat1", "6c")
+
+
+@scenario
+def f_extra_card_first_seat_all_in_blind() -> Scenario:
+    s = Scenario("f_extra_card_first_seat_all_in_blind", "heads-up, the small blind all-in on its blind: "
+                                                         "nobody acts and the core is at the flop as the "
+                                                         "deal completes; a third card to the first seat "
+                                                         "now is still the deal's extra card (it becomes "
+                                                         "the flop's burn), not a dead hand")
+    _heads_up_all_in_blind(s).card("seat2", "3s").expect("DEAL_EXTRA_CARD_FIRST_SEAT", 2, "preflop")
+    s.gone("seat2", "3s").e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s")
+    s.card("board", "Kh").card("board", "8d").card("board", "2c").turn().river()
+    s.expect("UNCALLED_BET", 2, "showdown").expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (2, 1):
+        for c in (HOLES[seat]):
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {2: 10050}  # seat 1 busted and left
+    return s
+
+
+@scenario
+def f_extra_card_second_seat_all_in_blind() -> Scenario:
+    s = Scenario("f_extra_card_second_seat_all_in_blind", "as before, but the third card goes to seat 1 "
+                                                          "(not the first seat dealt) before any action: "
+                                                          "a misdeal, not a dead hand")
+    _heads_up_all_in_blind(s).card("seat1", "3s").expect("DEAL_TOO_MANY_CARDS", 1, "preflop", "misdeal")
+    return s
+
+
 # --- limit hold'em (issue 13): fixed, pot and spread limit, each followed to settlement ---------------
 def _limit_setup(s: Scenario, limit: dict[str, Any], stacks: dict[int, int] | None = None) -> Scenario:
     for seat in range(1, 5):
