@@ -240,10 +240,15 @@ def bring_in_wrong_pot() -> Scenario:
     s = Stud("bring_in_wrong_pot", "pot limit: seat 3 brings in with the lowest card (2c), but in pot and no "
                                    "limit the highest up-card (seat 4, Jh) brings in: STUD_BRING_IN_WRONG; "
                                    "seat 4 brings in (remedy); everybody folds to it")
+    return _wrong_bring_in_pot(s, "bet", 10, s3=995, s4=1015)
+
+
+def _wrong_bring_in_pot(s: Stud, action: str, amount: int, *, s3: int, s4: int) -> Scenario:
+    """Pot limit: seat 3 brings in instead of seat 4; seat 4 wagers `action` `amount`; all fold to it."""
     s.setup_stud("pot").begin().deal3().act(3, "bet", 10).expect("STUD_BRING_IN_WRONG", 3, "third")
-    s.act(4, "bet", 10).fold(1).fold(2).fold(3)
+    s.act(4, action, amount).fold(1).fold(2).fold(3)
     s.expect("UNCALLED_BET", 4, "showdown")
-    return s.end(4, s1=995, s2=995, s3=995, s4=1015)
+    return s.end(4, s1=995, s2=995, s3=s3, s4=s4)
 
 
 @stud
@@ -253,10 +258,7 @@ def bring_in_wrong_raised_over() -> Scenario:
                                            "raises over it instead of bringing in itself (a bring-in is a "
                                            "bet): the wrong bring-in stands and its 10 stay in the pot; all "
                                            "fold to seat 4, whose 30 not called go back")
-    s.setup_stud("pot").begin().deal3().act(3, "bet", 10).expect("STUD_BRING_IN_WRONG", 3, "third")
-    s.act(4, "raise", 40).fold(1).fold(2).fold(3)
-    s.expect("UNCALLED_BET", 4, "showdown")
-    return s.end(4, s1=995, s2=995, s3=985, s4=1025)
+    return _wrong_bring_in_pot(s, "raise", 40, s3=985, s4=1025)
 
 
 def _completed_then_capped(s: Stud) -> Stud:
