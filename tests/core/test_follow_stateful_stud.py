@@ -93,15 +93,20 @@ def _first_wrong(events: list[Ev]) -> bool:
 
 
 def _bring_in_wrong(events: list[Ev]) -> bool:
-    first = next(i for i, e in enumerate(events) if e["type"] == "action")
+    first = next((i for i, e in enumerate(events) if e["type"] == "action"), None)
+    if first is None:  # every seat but one all in on the antes: nobody acts, nobody brings in
+        return False
     right = events[first]["seat"]
     if events[first]["action"] != "bet":
         return False
-    seats = sorted({e["seat"] for e in events if e["type"] == "seat" and e.get("player")})
-    wrong = next((s for s in seats if s != right), None)
+    level = next(e for e in events if e["type"] == "level")
+    amount, ante = level["bring_in"], level.get("ante", 0)
+    # the wrong seat must have the bring-in behind its ante (a seat all in on its ante cannot bet: the
+    # long run drew one and the core rightly called its bet a BAD_EVENT)
+    stacks = {e["seat"]: e["stack"] for e in events if e["type"] == "seat" and e.get("player")}
+    wrong = next((s for s in sorted(stacks) if s != right and stacks[s] - ante >= amount), None)
     if wrong is None:
         return False
-    amount = next(e["bring_in"] for e in events if e["type"] == "level")
     events[first:first] = [{"t": 0.0, "type": "action", "seat": wrong, "action": "bet", "amount": amount},
                            {"t": 0.0, "type": "chips", "seat": wrong, "amount": 0}]
     return True
