@@ -49,11 +49,11 @@ def ttf_fonts() -> tuple[Path, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def ttf_mask(text: str, font: Path) -> np.ndarray:
-    """`text` drawn white on black by Pillow at 128 px, cropped to its ink."""
+def ttf_mask(text: str, font: Path, px: int = 128) -> np.ndarray:
+    """`text` drawn white on black by Pillow at `px` px, cropped to its ink (train_glyphs.py too)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    f = ImageFont.truetype(str(font), 128)
+    f = ImageFont.truetype(str(font), px)
     box = f.getbbox(text)
     im = Image.new("L", (box[2] - box[0] + 8, box[3] - box[1] + 8), 0)
     ImageDraw.Draw(im).text((4 - box[0], 4 - box[1]), text, fill=255, font=f)
@@ -151,8 +151,8 @@ def suit_mask(rng: np.random.Generator, suit: str, height: int) -> np.ndarray:
     return cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA)
 
 
-def _stamp(img: np.ndarray, mask: np.ndarray, x: float, y: float, ink: np.ndarray) -> None:
-    """Blend `ink` into img through `mask` with its top-left at (x, y) px."""
+def stamp(img: np.ndarray, mask: np.ndarray, x: float, y: float, ink: np.ndarray) -> None:
+    """Blend `ink` into img through `mask` with its top-left at (x, y) px (train_glyphs.py too)."""
     xi, yi = round(x), round(y)
     h, w = mask.shape
     ih, iw = img.shape[:2]
@@ -279,7 +279,7 @@ def _face_content(rng: np.random.Generator, img: np.ndarray, rank: str, suit: st
         size = rng.uniform(14, 30)
         m = suit_mask(rng, suit, round(size * HI))
         cx, cy = _px(CARD_MM[0] / 2, CARD_MM[1] / 2)
-        _stamp(img, m, cx - m.shape[1] / 2, cy - m.shape[0] / 2, ink)
+        stamp(img, m, cx - m.shape[1] / 2, cy - m.shape[0] / 2, ink)
         return
     n = 10 if rank == "T" else int(rank)
     size = rng.uniform(7, 13)
@@ -289,7 +289,7 @@ def _face_content(rng: np.random.Generator, img: np.ndarray, rank: str, suit: st
     m = suit_mask(rng, suit, round(size * HI))
     for fx, fy in _PIP_ROWS[n]:
         x, y = _px(left + fx * span_x, top + fy * span_y)
-        _stamp(img, m, x - m.shape[1] / 2, y - m.shape[0] / 2, ink)
+        stamp(img, m, x - m.shape[1] / 2, y - m.shape[0] / 2, ink)
 
 
 def draw_corner(rng: np.random.Generator, rank: str, suit: str, kind: str, close: bool = False) -> np.ndarray:
@@ -316,7 +316,7 @@ def draw_corner(rng: np.random.Generator, rank: str, suit: str, kind: str, close
         top = rng.uniform(1.0, 7.0) if close else rng.uniform(1.5, 5.5)
         inner = left + lw
         x, y = _px(left, top)
-        _stamp(card, layer, x, y, ink)
+        stamp(card, layer, x, y, ink)
     if rng.random() < 0.9:
         _face_content(rng, card, rank, suit, ink, dark, inner)
     if rng.random() < 0.12:  # a frame line round the face (some decks)
@@ -353,7 +353,7 @@ def draw_negative(rng: np.random.Generator, close: bool = False) -> np.ndarray:
     out[:] = paper
     for _ in range(int(rng.integers(1, 5))):
         m = suit_mask(rng, suit, round(rng.uniform(6, 16) * HI))
-        _stamp(out, m, rng.uniform(-40, w), rng.uniform(-40, h), ink)
+        stamp(out, m, rng.uniform(-40, w), rng.uniform(-40, h), ink)
     return out
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -34,6 +35,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import index_data  # the TrueType masks and the blending the CNN's data uses too
 
 from controller.vision.hog import (
     MODEL_PATH,
@@ -69,28 +73,10 @@ def ttf_fonts() -> list[Path]:
 
 
 def _ttf_mask(text: str, font: Path, height: float, width: float) -> np.ndarray:
-    """The text drawn white on black by Pillow, cropped to its ink and scaled to height × width px."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    f = ImageFont.truetype(str(font), 96)
-    box = f.getbbox(text)
-    im = Image.new("L", (box[2] - box[0] + 8, box[3] - box[1] + 8), 0)
-    ImageDraw.Draw(im).text((4 - box[0], 4 - box[1]), text, fill=255, font=f)
-    a = np.asarray(im)
-    ys, xs = np.nonzero(a > 20)
-    a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    """The text drawn white on black by Pillow at 96 px, cropped to its ink, scaled to height × width px."""
+    a = index_data.ttf_mask(text, font, 96)
     return cv2.resize(a, (max(2, round(width)), max(2, round(height))), interpolation=cv2.INTER_AREA)
 
-
-def _stamp(img: np.ndarray, mask: np.ndarray, x: int, y: int, ink: tuple[int, int, int]) -> None:
-    h, w = mask.shape
-    ih, iw = img.shape[:2]
-    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, iw), min(y + h, ih)
-    if x1 <= x0 or y1 <= y0:
-        return
-    a = mask[y0 - y:y1 - y, x0 - x:x1 - x, None].astype(np.float32) / 255.0
-    region = img[y0:y1, x0:x1].astype(np.float32)
-    img[y0:y1, x0:x1] = (region * (1 - a) + np.float32(ink) * a).astype(np.uint8)
 
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
@@ -153,7 +139,7 @@ def draw_any_suit(rng: np.random.Generator, img: np.ndarray, suit: str, cx: floa
         return
     font = fonts[int(rng.integers(len(fonts)))]
     mask = _ttf_mask(SUIT_CHARS[suit], font, size, size * rng.uniform(0.75, 1.05))
-    _stamp(img, mask, round(cx - mask.shape[1] / 2), round(cy - size / 2), ink)
+    index_data.stamp(img, mask, round(cx - mask.shape[1] / 2), round(cy - size / 2), np.float32(ink))
 
 
 def _ttf_index(rng: np.random.Generator, img: np.ndarray, text: str, suit: str, font: Path,
@@ -170,7 +156,7 @@ def _ttf_index(rng: np.random.Generator, img: np.ndarray, text: str, suit: str, 
         mask = op(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     cx = rng.uniform(4.5, 8.0) * HI
     top = rng.uniform(1.0, 4.5) * HI
-    _stamp(img, mask, round(cx - mask.shape[1] / 2), round(top), ink)
+    index_data.stamp(img, mask, round(cx - mask.shape[1] / 2), round(top), np.float32(ink))
     size = rng.uniform(3.8, 7.5) * HI
     sy = top + rank_h + rng.uniform(0.4, 2.2) * HI + size / 2
     draw_any_suit(rng, img, suit, cx + rng.uniform(-1, 1) * HI, sy, size, ink)
