@@ -74,3 +74,19 @@ def test_gc_watch_counts_collections_and_keeps_the_longest() -> None:
     assert stats["collections"][2] >= 1 and stats["collections"][0] >= 1
     assert stats["max_ms"] >= 0.0 and stats["slow"] >= 0
     assert watch not in gc.callbacks
+
+
+def test_the_floor_process_freezes_what_start_up_made() -> None:
+    """serve() freezes start-up's objects once (no full collection walks them again) and keeps timing the
+    collections after it."""
+    from controller.floor.app import FloorService
+
+    svc = FloorService.__new__(FloorService)  # only the collector part of a started service
+    svc.gc = GcWatch().install()
+    try:
+        svc.freeze_startup()
+        assert gc.get_freeze_count() > 0 and svc.gc in gc.callbacks
+        assert svc.gc.slow == 0  # its own collection is not counted as a floor pause
+    finally:
+        gc.unfreeze()
+        svc.gc.remove()
