@@ -9,6 +9,7 @@ profile decides where the rulebooks disagree (under-raise, all-in reopening, the
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from controller.core.alerts import Finding
@@ -97,8 +98,12 @@ class BettingRound:
         self.closed = False
         self._acted: set[int] = set()  # acted since the betting was last (re)opened
         self._must_call: set[int] = set()  # short callers who must complete (000 §3.1)
+        self._short_stood: dict[int, int] = {}  # short calls the table left standing: seat → bet they faced
+        self._short_accepted = False  # the floor accepted a short call as it lies
         self._pending: dict[int, tuple[Intent, int]] = {}  # out-of-turn intent, bet it faced
         self._refused: tuple[int, int] | None = None  # a refused raise (seat, total) that stands as a call
+        self._refused_accepted = False  # the floor accepted the table as it is: a call to it owes nothing
+        self._booked: _Booked | None = None  # an under-raise booked completed, the chips short of it
         self._acted_at: dict[int, int] = {}  # the bet each seat matched or made when it last acted
         self.passive: set[int] = set()  # seats that showed a hole card: no bet or raise (000 §4.1)
         self._oot: set[int] = set()  # seats that acted out of turn during the current turn
@@ -259,8 +264,11 @@ class BettingRound:
         if act in ("fold", "check") and seat == self.forced_opener and self.must_bring_in(seat):
             return self._bad(seat, f"Seat {seat} must bring in ({self.structure.bring_in}) or complete to "
                                    f"{self.structure.completion_to()}: no check or fold (002 §3)")
+        left: list[Finding] = []  # the table went on past a short call: `seat` is then in turn
+        if seat != self.to_act and self._short_call_left(seat, ev.t, left) and self.closed:
+            return left + self._bad(seat, f"Action {act} from seat {seat} after the betting round closed")
         if act == "fold":
-            return self._fold_action(seat, ev.t)
+            return left + self._fold_action(seat, ev.t)
         if seat in self.all_in:
             return self._bad(seat, f"Action {act} from seat {seat}, which is all-in")
         cap = committed + self.stacks[seat]
@@ -285,6 +293,7 @@ class BettingRound:
         intent = self._action_intent(seat, act, total, cap)
         if isinstance(intent, str):
             return self._bad(seat, intent)
+        findings = left + findings
         if seat != self.to_act:
             if self._is_repeat(seat, total):
                 return []
@@ -317,7 +326,13 @@ class BettingRound:
         findings = [Finding(code="CORRECTION_NOT_FOLLOWED", seat=raiser, message=(
             f"Seat {raiser}'s refused raise to {total} was called; expected: it stands as a call. The raise "
             f"is taken as played"))]
-        if self.structure.is_limit:
+        if self._refused_accepted:  # the floor accepted the table as it is: nothing was owed
+            findings.clear()
+        legal = self.legal_wager(raiser) if self._limited else None
+        minimum = legal.min_to if legal is not None else self.min_raise_to
+        if total < minimum and total < cap:
+            self._as_played(raiser, total, t)  # an under-raise: no full raise, the increment stays
+        elif self.structure.is_limit:
             self._limit_raise(raiser, min(total, cap), cap, t, findings)
         else:
             self._raise(raiser, min(total, cap), cap, t, findings)
@@ -517,8 +532,8 @@ class BettingRound:
             legal = min(legal, cap)
             findings.append(Finding(
                 code="BET_ABOVE_LIMIT", seat=seat,
-                message=f"Seat {seat}: {w.kind} to {total} is above the {self._limit_name()} of {legal}: it "
-                        f"stands as a {w.kind} to {legal}, return {total - legal}"))
+                message=f"Seat {seat}: {_noun(w.kind)} to {total} is above the {self._limit_name()} of "
+                        f"{legal}: it stands as a {_noun(w.kind)} to {legal}, return {total - legal}"))
             return "raise", legal
         if total < w.min_to and total < cap:
             return self._under_limit(seat, intent, total, cap, w, findings)
@@ -538,17 +553,19 @@ class BettingRound:
         bet, minimum = self.current_bet, w.min_to
         if under_raise_stands(self.profile, total - bet, minimum - bet, intent.declared):
             fixed = min(minimum, cap)
+            self._book(seat, intent, fixed)
             findings.append(Finding(
                 code="BET_BELOW_MINIMUM", seat=seat,
-                message=f"Seat {seat}: {w.kind} to {total} is below the {w.kind} of {minimum}; it stands as "
-                        f"a {w.kind}: complete it to {fixed}"))
+                message=f"Seat {seat}: {_noun(w.kind)} to {total} is below the {_noun(w.kind)} of {minimum}; "
+                        f"it stands as a {_noun(w.kind)}: complete it to {fixed}"))
             return "raise", fixed
         fixed = min(bet, cap)
         as_what = "a check" if fixed == self.committed[seat] else f"a call to {fixed}"
+        self._refused = (seat, total)  # a later call to `total` shows the table let it stand as a raise
         findings.append(Finding(
             code="BET_BELOW_MINIMUM", seat=seat,
-            message=f"Seat {seat}: {w.kind} to {total} is below the {w.kind} of {minimum}; it counts as "
-                    f"{as_what}: return {total - fixed}"))
+            message=f"Seat {seat}: {_noun(w.kind)} to {total} is below the {_noun(w.kind)} of {minimum}; it "
+                    f"counts as {as_what}: return {total - fixed}"))
         return "call", fixed
 
     def _limit_raise(self, seat: int, total: int, cap: int, t: float, findings: list[Finding],
@@ -564,9 +581,11 @@ class BettingRound:
             self._acted.add(seat)
         elif structure.is_completion(sit, total) or (forced and total > bet):
             # 002 §3: completing the bring-in is the round's opening bet, not a raise; it reopens the
-            # betting for the bring-in. A short all-in completion does not count or reopen.
-            self.bring_in_open = False
-            if total >= structure.completion_to():
+            # betting for the bring-in. A short all-in completion does not count or reopen; in pot and
+            # no limit the bring-in then stays open, to be completed on top of the all-in.
+            full_completion = total >= structure.completion_to()
+            self.bring_in_open = not full_completion and structure.kind in ("pot", "no")
+            if full_completion:
                 self.wagers = 1
                 self.min_raise_inc = max(self.min_raise_inc, total - bet, structure.small_bet)
                 self._acted = {seat}
@@ -604,6 +623,7 @@ class BettingRound:
         word = "bet" if bet == 0 else "raise"
         if under_raise_stands(self.profile, total - bet, self.min_raise_inc, intent.declared):
             fixed = min(minimum, cap)
+            self._book(seat, intent, fixed)
             how = f"complete it to {fixed}" if fixed == minimum else f"complete it all-in to {fixed}"
             findings.append(Finding(
                 code="BET_BELOW_MINIMUM", seat=seat,
@@ -613,6 +633,8 @@ class BettingRound:
         fixed = min(bet, cap)
         as_what = "a check" if fixed == self.committed[seat] else f"a call to {fixed}"
         change = f"return {total - fixed}" if total >= fixed else f"add {fixed - total}"
+        if total > bet:
+            self._refused = (seat, total)  # a later call to `total` shows the table let it stand
         findings.append(Finding(
             code="BET_BELOW_MINIMUM", seat=seat,
             message=f"Seat {seat}: {word} to {total} is below the minimum of {minimum}; it counts as "
@@ -647,6 +669,8 @@ class BettingRound:
               findings: list[Finding]) -> bool:
         committed = self.committed[seat]
         target = min(self.current_bet, cap)
+        if total < target and self._booked is not None and self._booked_ignored(total, t, findings):
+            target = min(self.current_bet, cap)
         if intent.oversized:
             as_what = "a check" if target == committed else f"a call to {target}"
             findings.append(Finding(
@@ -668,6 +692,104 @@ class BettingRound:
         self._acted.add(seat)
         self._commit(seat, target, name, t)
         return True
+
+    # ------------------------------------------------------------------ a short call left standing
+
+    def _short_call_left(self, seat: int, t: float, findings: list[Finding]) -> bool:
+        """The seat to act called short (`CALL_SHORT`) and the next seat in turn acts without the call
+        being completed: the table went on. The short call stands as placed — the seat stays in and, by
+        the pots built from what each seat put in, can win only what it matched — and `seat` is in turn."""
+        short = self.to_act
+        if short is None or short not in self._must_call:
+            return False
+        if self._next_needing_after_short(short) != seat:
+            return False
+        self._must_call.discard(short)
+        self._short_stood[short] = self.current_bet
+        self._acted.add(short)
+        if not self._short_accepted:
+            findings.append(Finding(code="CORRECTION_NOT_FOLLOWED", seat=short, message=(
+                f"Seat {short}'s short call ({self.committed[short]} of {self.current_bet}) was not "
+                f"completed and seat {seat} acted: the call stands as placed; seat {short} can win only "
+                f"what it matched")))
+        self._short_accepted = False
+        self._run(short, t, findings)
+        return True
+
+    def _next_needing_after_short(self, short: int) -> int | None:
+        """The seat that would act next if `short`'s call stood as it is."""
+        self._short_stood[short] = self.current_bet
+        try:
+            return self._next_needing(short, False)
+        finally:
+            del self._short_stood[short]
+
+    # ------------------------------------------------------------------ an under-raise as played
+
+    def _book(self, seat: int, intent: Intent, fixed: int) -> None:
+        """An under-raise stands and is booked completed to `fixed` before the table completes it: what
+        the round was before it, so a table that lets it stand as placed can be followed."""
+        if fixed > intent.total:
+            self._booked = _Booked(seat=seat, placed=intent.total, fixed=fixed, inc=self.min_raise_inc,
+                                   bring_in_open=self.bring_in_open, big=self.big,
+                                   from_chips=intent.from_chips, opened=self.current_bet == 0)
+
+    def _booked_ignored(self, total: int, t: float, findings: list[Finding]) -> bool:
+        """A call to the amount an under-raise was placed at, before anybody matched the completed total
+        and while the raiser's chips still show the short amount: the table let it stand as placed."""
+        b = self._booked
+        assert b is not None
+        if (total != b.placed or self.current_bet != b.fixed or self.committed[b.seat] != b.fixed
+                or (b.from_chips and self._zone.get(b.seat, 0) >= b.fixed)
+                or any(c >= b.fixed for s, c in self.committed.items() if s != b.seat)):
+            return False
+        self._booked = None
+        findings.append(Finding(code="CORRECTION_NOT_FOLLOWED", seat=b.seat, message=(
+            f"Seat {b.seat}'s {'bet' if b.opened else 'raise'} to {b.placed} was called at {b.placed}; "
+            f"expected: completed to {b.fixed}. It is taken as played")))
+        self._unbook(b)
+        return True
+
+    def accept_as_played(self) -> None:
+        """The floor accepted the table as it is: an under-raise booked completed stands as placed, and a
+        call to a refused raise's amount takes that raise as played without a further alert."""
+        self._refused_accepted = self._refused is not None
+        self._short_accepted = self.to_act in self._must_call
+        b, self._booked = self._booked, None
+        if b is not None and self.current_bet == b.fixed and self.committed[b.seat] == b.fixed:
+            self._unbook(b)
+
+    def _unbook(self, b: _Booked) -> None:
+        """Take the booked completion back to the amount placed (the raise still counts as made)."""
+        seat, back = b.seat, b.fixed - b.placed
+        if seat in self.all_in:  # booked all-in to its chips, placed short of them
+            self.all_in.discard(seat)
+            self._n_can_act += 1
+        self.stacks[seat] += back
+        self.committed[seat] = self.current_bet = b.placed
+        self.min_raise_inc, self.big = b.inc, b.big
+        self.bring_in_open = b.bring_in_open and b.placed < self.structure.completion_to()
+        self._zone[seat] = self._rec_total[seat] = b.placed
+        for i in range(len(self.records) - 1, -1, -1):  # the booked action's record: the amount played
+            r = self.records[i]
+            if r.seat == seat and r.total == b.fixed:
+                name: RecordedAction = r.action if r.action != "allin" else "bet" if b.opened else "raise"
+                self.records[i] = replace(r, action=name, total=b.placed, added=r.added - back)
+                break
+
+    def _as_played(self, seat: int, total: int, t: float) -> None:
+        """A raise short of the minimum that the table let stand: everybody must answer it; it does not
+        set a new raise increment (only a full raise does)."""
+        cap = self.committed[seat] + self.stacks[seat]
+        name: RecordedAction = "allin" if total == cap else "bet" if self.current_bet == 0 else "raise"
+        if self.structure.is_limit and self.structure.short_all_in_reopens(self.situation(seat), total):
+            self.wagers += 1  # half a bet or more counts toward the cap (TDA 2024 Rule 47-B)
+        self._acted = {seat}
+        self.last_aggressor = seat
+        if self.bring_in_open and total >= self.structure.completion_to():
+            self.bring_in_open = False
+        self.current_bet = total
+        self._commit(seat, total, name, t)
 
     def _commit(self, seat: int, total: int, name: RecordedAction, t: float) -> None:
         self.stacks[seat] -= total - self.committed[seat]
@@ -745,7 +867,9 @@ class BettingRound:
     def _needs(self, seat: int, can_act: int) -> bool:
         if seat in self.folded or seat in self.all_in:
             return False
-        return self.committed[seat] < self.current_bet or (seat not in self._acted and can_act >= 2)
+        if self.committed[seat] < self.current_bet:
+            return self._short_stood.get(seat) != self.current_bet
+        return seat not in self._acted and can_act >= 2
 
     def _next_needing(self, after: int, include_start: bool) -> int | None:
         if len(self.seats) - len(self.folded) <= 1:
@@ -757,7 +881,10 @@ class BettingRound:
         for s in self._ring[i if include_start else i + 1:i + len(self.seats) + 1]:
             if s in folded or s in all_in:
                 continue
-            if committed[s] < bet or (several and s not in acted):
+            if committed[s] < bet:
+                if self._short_stood.get(s) != bet:
+                    return s
+            elif several and s not in acted:
                 return s
         return None
 
@@ -823,3 +950,19 @@ class BettingRound:
     def _facing_all_in(self, seat: int) -> bool:
         mine = self.committed[seat]
         return any(self.committed[s] > mine for s in self.all_in)
+
+
+def _noun(kind: str) -> str:
+    """A wager kind as the alert text names it ("complete" is the verb of the console's action)."""
+    return "completion" if kind == "complete" else kind
+
+
+class _Booked:
+    """An under-raise booked completed (`fixed`) while the chips show `placed`, and the round before it."""
+
+    __slots__ = ("big", "bring_in_open", "fixed", "from_chips", "inc", "opened", "placed", "seat")
+
+    def __init__(self, *, seat: int, placed: int, fixed: int, inc: int, bring_in_open: bool, big: bool,
+                 from_chips: bool, opened: bool) -> None:
+        self.seat, self.placed, self.fixed, self.opened = seat, placed, fixed, opened
+        self.inc, self.bring_in_open, self.big, self.from_chips = inc, bring_in_open, big, from_chips

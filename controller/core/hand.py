@@ -466,6 +466,9 @@ class Hand(DealPart, BoardPart):
         self.burn_fix_back = None
         self.boxed.clear()
         self.replacement_due = None
+        rnd = self.round or self.closed_round  # a refused raise may have closed its round
+        if rnd is not None:
+            rnd.accept_as_played()  # an under-raise booked completed stands as the chips show
 
     # --- hand end ----------------------------------------------------------------------------------
     def missing_cards(self) -> list[Finding]:

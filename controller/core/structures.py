@@ -161,9 +161,13 @@ class BettingStructure:
                 return Wager("complete", complete, complete, (complete,), counts=False)
             if self.kind in SPREAD_KINDS:
                 return Wager("complete", complete, max(complete, self.bet_unit(False)), counts=False)
+            # Pot and no limit: a short all-in over the bring-in is a call plus an extra that every
+            # later wager carries (TDA 2024 Rule 43's reading; 002 is silent): the completion's increment
+            # is added on top of it. Limit structures complete to their fixed or spread amount.
+            low = max(complete, s.current_bet + complete - self.bring_in)
             if self.kind == "pot":
-                return Wager("complete", complete, max(complete, self.pot_limit_max(s)), counts=False)
-            return Wager("complete", complete, _UNBOUNDED, counts=False)
+                return Wager("complete", low, max(low, self.pot_limit_max(s)), counts=False)
+            return Wager("complete", low, _UNBOUNDED, counts=False)
         if self.capped(s):
             return None
         kind: WagerKind = "bet" if s.current_bet == 0 else "raise"

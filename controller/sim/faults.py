@@ -922,9 +922,11 @@ class PlayerSkipped(Fault):
 
 
 class CallShort(Fault):
-    """A call short of the amount to call, then completed."""
+    """A call short of the amount to call, then completed (or, ignored or accepted by the floor, left
+    short while the next seat acts: the seat stays in for what it put in)."""
 
     code = "CALL_SHORT"
+    ignorable = True
 
     def before_action(self, hp: HandPlay, rnd: Round) -> bool:
         seat = rnd.to_act
@@ -933,19 +935,27 @@ class CallShort(Fault):
         opt = rnd.options(seat)
         if opt.to_call < 2 or opt.max_total <= opt.call_total:
             return False
+        left_short = self.reaction in ("ignore", "ruling")
+        if left_short and len(rnd.pending) < 2:
+            return False  # the table shows it went on by the next seat's action: there must be one
         mine = opt.call_total - opt.to_call
         short = mine + max(1, opt.to_call // 2)
         hp.events.append(ActionEvent(t=hp.clock.after(1.0, 6.0), seat=seat, action="call", amount=short))
-        hp.act(rnd, seat, opt.call_total, 1.0, 3.0)
         self.seat, self.fired = seat, True
+        if not self.remedy(hp):
+            rnd.act(seat, short)  # the short call stands: the next seat acts
+            return True
+        hp.act(rnd, seat, opt.call_total, 1.0, 3.0)
         return True
 
 
 class BetBelowMinimum(Fault):
-    """An opening bet of three quarters of the big blind; the player adds chips up to the minimum."""
+    """An opening bet of three quarters of the big blind; the player adds chips up to the minimum (or,
+    ignored or accepted by the floor, the bet stands as placed and the others answer it)."""
 
     code = "BET_BELOW_MINIMUM"
     style: ClassVar[Style | None] = "passive"
+    ignorable = True
 
     def before_action(self, hp: HandPlay, rnd: Round) -> bool:
         seat = rnd.to_act
@@ -957,9 +967,12 @@ class BetBelowMinimum(Fault):
             return False
         below = minimum * 3 // 4
         hp.events.append(ActionEvent(t=hp.clock.after(1.0, 6.0), seat=seat, action="bet", amount=below))
+        self.seat, self.fired = seat, True
+        if not self.remedy(hp):
+            rnd.act(seat, below)  # the short bet stands as placed: a bet that sets no raise increment
+            return True
         rnd.act(seat, minimum)  # more than half the minimum: a bet that must be completed (001 §8)
         hp.events.append(ChipsEvent(t=hp.clock.after(1.0, 3.0), seat=seat, amount=minimum))
-        self.seat, self.fired = seat, True
         return True
 
 

@@ -317,6 +317,7 @@ class StudSmallRaiseAfterOpenPair(_FourthStreetOpening):
 
     code = "BET_BELOW_MINIMUM"
     pair = True
+    ignorable = True  # ignored or accepted by the floor: the short raise stands as placed
 
     def wrong(self, sp: StudPlay, rnd: FixedRound, seat: int) -> bool:
         small, big = sp.stakes.small_bet, sp.stakes.big_bet
@@ -326,6 +327,10 @@ class StudSmallRaiseAfterOpenPair(_FourthStreetOpening):
         sp.act(rnd, seat, big)  # legal: the open pair allows the big bet
         sp.events.append(ActionEvent(t=sp.clock.after(1.0, 5.0), seat=nxt, action="raise",
                                      amount=big + small))
+        self.seat = nxt
+        if not self.remedy(sp):
+            rnd.act(nxt, big + small)  # everybody answers the short raise as it was placed
+            return True
         stands = sp.profile.under_raise == "half_or_more_is_raise"
         total = 2 * big if stands else big
         sp.events.append(ChipsEvent(t=sp.clock.after(1.0, 3.0), seat=nxt, amount=total))

@@ -936,6 +936,64 @@ def f_refused_raise_stands() -> Scenario:
 
 
 
+def _under_bet(s: Scenario) -> Scenario:
+    """cuca: on the flop seat 2 bets 75, below the big blind but more than half of it: it stands as a bet
+    that must be completed to 100 (001 §8)."""
+    s.setup().start().deal().preflop().flop().act(2, "bet", 75)
+    return s.expect("BET_BELOW_MINIMUM", 2, "flop")
+
+
+@scenario
+def f_under_bet_ignored() -> Scenario:
+    s = Scenario("f_under_bet_ignored", "001 §8: seat 2's flop bet of 75 must be completed to 100; nobody "
+                                        "completes it and seat 3 calls 75: one CORRECTION_NOT_FOLLOWED, the "
+                                        "bet is taken as played (75); seat 4 calls 75, checked down, seat 2 "
+                                        "wins 525")
+    _under_bet(s).act(3, "call", 75).expect("CORRECTION_NOT_FOLLOWED", 2, "flop").act(4, "call", 75)
+    _checks_to_showdown(s, (2, 3, 4), (3, 4))
+    return s.settle(s1=10000, s2=10350, s3=9825, s4=9825)
+
+
+@scenario
+def f_under_bet_ruling_accept() -> Scenario:
+    s = Scenario("f_under_bet_ruling_accept", "as f_under_bet_ignored, but the floor is called and accepts "
+                                              "the 75 as it lies (004 §1(2)): the calls of 75 raise nothing "
+                                              "more")
+    _under_bet(s).e("console", button="floor").expect("FLOOR_CALLED", None, "flop")
+    s.e("console", button="ruling", ruling="accept").expect("FLOOR_RULING", None, "flop")
+    s.act(3, "call", 75).act(4, "call", 75)
+    _checks_to_showdown(s, (2, 3, 4), (3, 4))
+    return s.settle(s1=10000, s2=10350, s3=9825, s4=9825)
+
+
+@scenario
+def f_under_raise_call_ignored() -> Scenario:
+    s = Scenario("f_under_raise_call_ignored", "cuca (001 §8): seat 2 bets 200, seat 3 raises to 250, at "
+                                               "most half a raise: it counts as a call (50 back); the table "
+                                               "lets it stand and seat 4 calls 250: CORRECTION_NOT_FOLLOWED, "
+                                               "the raise is taken as played; seat 2 calls 250; checked "
+                                               "down, seat 2 wins 1,050")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "raise", 250)
+    s.expect("BET_BELOW_MINIMUM", 3, "flop").act(4, "call", 250).expect("CORRECTION_NOT_FOLLOWED", 3, "flop")
+    s.act(2, "call", 250)
+    _checks_to_showdown(s, (2, 3, 4), (3, 4))
+    return s.settle(s1=10000, s2=10700, s3=9650, s4=9650)
+
+
+@scenario
+def f_call_short_left() -> Scenario:
+    s = Scenario("f_call_short_left", "000 §3.1: seat 4 calls 60 of 100 (CALL_SHORT) and never completes; "
+                                      "seat 1, the next seat, folds: the table went on, one "
+                                      "CORRECTION_NOT_FOLLOWED; seat 4 stays in for its 60 and can win "
+                                      "only that: side pot 80 (seats 2 and 3's last 40) and main pot 180, "
+                                      "both to seat 2")
+    s.setup().start().deal().act(4, "call", 60).expect("CALL_SHORT", 4, "preflop")
+    s.act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", 4, "preflop").gone("seat1", "2h").card("muck", "2h")
+    s.gone("seat1", "6c").card("muck", "6c").act(2, "call", 100).act(3, "check").flop().checks((2, 3, 4))
+    _checks_to_showdown(s, (2, 3, 4), (3, 4))
+    return s.settle(s1=10000, s2=10160, s3=9900, s4=9940)
+
+
 @scenario
 def f_ruling_accept_boxed_card() -> Scenario:
     s = Scenario("f_ruling_accept_boxed_card", "004 §1(2): after BOXED_CARD the floor rules `accept`: the "

@@ -1520,6 +1520,71 @@ def fifth_step_spread() -> Scenario:
     return s.end(3, s1=900, s2=995, s3=1205, s4=900)
 
 
+def _short_all_in_over_bring_in(s: Stud) -> Stud:
+    """Pot limit, seat 1 with 20 chips: seat 4 (Jh) brings in 10, seat 1 antes and goes all in for 15 —
+    more than the bring-in, less than the completion (20)."""
+    for seat in (1, 2, 3, 4):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=20 if seat == 1 else 1000)
+    s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS["pot"])
+    return s.begin().deal3().act(4, "bet", 10).act(1, "allin", 15)
+
+
+def _all_in_run_out(s: Stud) -> Stud:
+    """Seats 1 (all in) and 2 get 4th to 7th street without betting; seat 1 shows aces and wins."""
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2), up=name != "seventh")
+    for c in (*DOWN[1], "Th"):
+        s.e("exposed", zone="seat1", card=c)
+    return s.muck(2, (*DOWN[2], "6d"))
+
+
+@stud
+def short_all_in_then_completed_pot() -> Scenario:
+    s = Stud("short_all_in_then_completed_pot",
+             "pot limit: seat 4 (Jh) brings in 10, seat 1 goes all in for 15 (less than the completion to "
+             "20); seat 2 raises to 25, the completion's increment (10) on top of the all-in: legal, no "
+             "alert (the all-in is a call plus an extra that later wagers carry, TDA 2024 Rule 43's "
+             "reading; 002 is silent); seats 3 and 4 fold, seat 2's 10 over the all-in go back; the cards "
+             "are dealt out, seat 1's aces win")
+    _short_all_in_over_bring_in(s).act(2, "raise", 25).fold(3).fold(4)
+    s.expect("UNCALLED_BET", 2, "showdown")
+    _all_in_run_out(s.expect("SHOWDOWN_ORDER", 1, "showdown"))
+    return s.end(1, s1=60, s2=980, s3=995, s4=985)
+
+
+@stud
+def short_all_in_completion_short_pot() -> Scenario:
+    s = Stud("short_all_in_completion_short_pot",
+             "pot limit: seat 4 brings in 10, seat 1 goes all in for 15; seat 2 makes it 20 (the plain "
+             "completion amount), 5 over the all-in where the legal minimum is 25: BET_BELOW_MINIMUM, at "
+             "most half the increment (cuca, 001 §8): a call to 15, 5 go back; seats 3 and 4 fold; dealt "
+             "out, seat 1's aces win")
+    _short_all_in_over_bring_in(s).act(2, "raise", 20).expect("BET_BELOW_MINIMUM", 2, "third")
+    s.fold(3).fold(4)
+    _all_in_run_out(s.expect("SHOWDOWN_ORDER", 1, "showdown"))
+    return s.end(1, s1=60, s2=980, s3=995, s4=985)
+
+
+@stud
+def small_raise_after_open_pair_ignored() -> Scenario:
+    s = Stud("small_raise_after_open_pair_ignored",
+             "fixed limit, 4th street, seat 4 shows a pair of jacks and bets the big bet (40); seat 1 "
+             "raises by the small bet only (to 60): every raise is now a big bet (002 §4), and half a raise "
+             "counts as a call (cuca, 001 §8): BET_BELOW_MINIMUM; seat 3 folds, which closes the round; "
+             "then seat 4 calls the 60: the table let the raise stand, CORRECTION_NOT_FOLLOWED, the round "
+             "goes on with the raise as played; seats 1 and 4 check it down, seat 1's aces up win")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth")
+    s.act(4, "bet", 40).act(1, "raise", 60).expect("BET_BELOW_MINIMUM", 1, "fourth").fold(3)
+    s.act(4, "call", 60).expect("CORRECTION_NOT_FOLLOWED", 1, "fourth")
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[1], "Th"):
+        s.e("exposed", zone="seat1", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.end(1, s1=1115, s2=995, s3=975, s4=915)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

@@ -43,12 +43,7 @@ def table_setup(rng: random.Random) -> dict[str, Any]:
 
 # Tables the sweep fails on that are not fixed yet (docs/simulator.md "Random sweep"): each is a strict
 # xfail, so it is seen and a fix shows up as XPASS.
-KNOWN = {
-    1100: "pot-limit stud, a short all-in between bring-in and completion: the simulator lets the next seat "
-          "raise by the completion's 450, the core wants a full small bet (600) on top of the all-in and "
-          "books the raise completed; when the table goes on without completing it, the core does not "
-          "follow (CALL_SHORT, then dead hands)",
-}
+KNOWN: dict[int, str] = {}  # none open (table 1100, pot-limit stud after a short all-in, was fixed)
 
 
 @pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN[n]))

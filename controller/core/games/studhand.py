@@ -771,6 +771,10 @@ class StudHand(Hand):
         assert isinstance(ev, ActionEvent)
         if self._repeats_last(ev):
             return []
+        if not self.street_got and not self.burns_now:
+            revived = self._revive_round(ev)  # a call to a refused raise: the last round goes on
+            if revived is not None:
+                return revived
         if self.runout:
             return []
         out = self._premature_kept(ev.t)
