@@ -104,6 +104,8 @@ class BettingRound:
         self._refused: tuple[int, int] | None = None  # a refused raise (seat, total) that stands as a call
         self._refused_accepted = False  # the floor accepted the table as it is: a call to it owes nothing
         self._booked: _Booked | None = None  # an under-raise booked completed, the chips short of it
+        self._string: tuple[int, int, int, int] | None = None  # string bet: seat, chips, stood at, bet before
+        self._bet_before = 0  # the bet the last applied action faced
         self._acted_at: dict[int, int] = {}  # the bet each seat matched or made when it last acted
         self.passive: set[int] = set()  # seats that showed a hole card: no bet or raise (000 §4.1)
         self._oot: set[int] = set()  # seats that acted out of turn during the current turn
@@ -290,6 +292,10 @@ class BettingRound:
         findings: list[Finding] = []
         if act == "call" and total > self.current_bet:
             findings += self._refused_raise_stood(total, ev.t)
+            if self._string is not None and self._string_stood(total):
+                findings.append(Finding(code="CORRECTION_NOT_FOLLOWED", seat=self.last_aggressor, message=(
+                    f"Seat {self.last_aggressor}'s string bet to {total} was called; expected: it stands at "
+                    f"its first amount. It is taken as played")))
         intent = self._action_intent(seat, act, total, cap)
         if isinstance(intent, str):
             return self._bad(seat, intent)
@@ -423,6 +429,8 @@ class BettingRound:
                 or ev.declared is not None or seat in self._pending or last.action == "fold"):
             return []
         self._zone[seat] = ev.amount
+        if not self.closed:  # a later call to these chips shows the table let them stand
+            self._string = (seat, ev.amount, committed, self._bet_before)
         return [Finding(code="STRING_BET", seat=seat, message=(
             f"Seat {seat} added chips in a second motion ({committed} → {ev.amount}): a string bet; its "
             f"action stands at {committed}, return {ev.amount - committed}"))]
@@ -458,6 +466,7 @@ class BettingRound:
         return done
 
     def _apply_rules(self, seat: int, intent: Intent, t: float, findings: list[Finding]) -> bool:
+        self._bet_before = self.current_bet
         committed = self.committed[seat]
         cap = committed + self.stacks[seat]
         bet = self.current_bet
@@ -724,6 +733,39 @@ class BettingRound:
         finally:
             del self._short_stood[short]
 
+    # ------------------------------------------------------------------ a string bet as played
+
+    def _string_stood(self, total: int) -> bool:
+        """The chips of a string bet (000 §3.1) were called, or accepted by the floor, before the
+        excess went back and before anybody else put in more: the wager is the whole amount, as a bet
+        or raise from the bet the seat faced. True when it was applied (the caller says so, if owed)."""
+        assert self._string is not None
+        seat, chips, first, before = self._string
+        cap = self.committed[seat] + self.stacks[seat]
+        if (total != chips or self.committed[seat] != first or self.current_bet != first
+                or self._zone.get(seat, 0) < chips or chips > cap):
+            return False
+        self._string = None
+        added = chips - first
+        self.stacks[seat] -= added
+        self.committed[seat] = self.current_bet = self._zone[seat] = self._rec_total[seat] = chips
+        if chips - before >= self.min_raise_inc and self.structure.kind not in ("fixed", "split"):
+            self.min_raise_inc = chips - before
+        if self._limited and first == before:
+            self.wagers += 1  # what stood as a call is a raise as played
+        self._acted = {seat}
+        self.last_aggressor = seat
+        if self.stacks[seat] == 0:
+            self.all_in.add(seat)
+            self._n_can_act -= 1
+        name: RecordedAction = "allin" if self.stacks[seat] == 0 else "bet" if before == 0 else "raise"
+        for i in range(len(self.records) - 1, -1, -1):  # the action the chips belong to: as played
+            r = self.records[i]
+            if r.seat == seat and r.total == first:
+                self.records[i] = replace(r, action=name, total=chips, added=r.added + added)
+                break
+        return True
+
     # ------------------------------------------------------------------ an under-raise as played
 
     def _book(self, seat: int, intent: Intent, fixed: int) -> None:
@@ -755,6 +797,8 @@ class BettingRound:
         call to a refused raise's amount takes that raise as played without a further alert."""
         self._refused_accepted = self._refused is not None
         self._short_accepted = self.to_act in self._must_call
+        if self._string is not None:
+            self._string_stood(self._string[1])
         b, self._booked = self._booked, None
         if b is not None and self.current_bet == b.fixed and self.committed[b.seat] == b.fixed:
             self._unbook(b)

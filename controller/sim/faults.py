@@ -976,6 +976,37 @@ class BetBelowMinimum(Fault):
         return True
 
 
+class StringBet(Fault):
+    """A seat bets or raises, then reaches back for more chips in a second motion (000 §3.1): the action
+    stands at its first amount and the extra goes back. Ignored: the extra stays and the next seat calls
+    the whole amount; accepted by the floor: the whole amount stands and the hand goes on."""
+
+    code = "STRING_BET"
+    ignorable = True
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        seat = rnd.to_act
+        if self.fired or seat is None or len(rnd.pending) < 2:
+            return False
+        opt = rnd.options(seat)
+        first, second = opt.min_total, opt.min_total + hp.bb
+        nxt = rnd.pending[1]
+        if not opt.may_raise or second > opt.max_raise or rnd.committed[nxt] + rnd.behind[nxt] <= second:
+            return False  # no room for a second motion (fixed limit), or the next seat could not call it
+        name = "bet" if rnd.current_bet == 0 else "raise"
+        hp.events.append(ActionEvent(t=hp.clock.after(1.0, 6.0), seat=seat, action=name, amount=first))
+        hp.events.append(ChipsEvent(t=hp.clock.after(0.5, 2.0), seat=seat, amount=second))
+        self.seat, self.fired = seat, True
+        if self.remedy(hp):
+            rnd.act(seat, first)
+            hp.events.append(ChipsEvent(t=hp.clock.after(1.0, 3.0), seat=seat, amount=first))  # extra back
+            return True
+        rnd.act(seat, second)
+        if self.reaction == "ignore":  # the table shows it let the chips stand: the next seat calls them
+            hp.act(rnd, nxt, rnd.options(nxt).call_total)
+        return True
+
+
 class OversizedChip(Fault):
     """Facing a bet, the seat to act drops one big chip without a word: a call; the change goes back."""
 
@@ -1139,7 +1170,7 @@ _ALL: tuple[type[Fault], ...] = (
     BurnExposed, FlopTooManyCards, FlopPremature, TurnPremature, RiverPremature, CorrectionNotFollowed,
     RabbitHunt,
     BlindWrong, ButtonWrong, AnteNotPosted, AnteWrongSeat, ActionOutOfTurn, PlayerSkipped, CallShort,
-    BetBelowMinimum, OversizedChip,
+    BetBelowMinimum, StringBet, OversizedChip,
     RaiseNotReopened, ActionTime,
     DeadHandClock,
     MisdealCalled, HoleCardInMuck, ActionAfterFold, FloorCalled,

@@ -23,6 +23,30 @@ def test_string_bet_stands_at_the_first_amount() -> None:
     assert r.closed and r.committed == {1: 200, 2: 200, 3: 200}
 
 
+def test_string_bet_called_is_taken_as_played() -> None:
+    """The extra is not handed back and the next seat calls the whole amount: the table let the string
+    bet stand; one CORRECTION_NOT_FOLLOWED and the call is a raise to 600 as played."""
+    r = make_round(seats=(1, 2, 3), bb=100)
+    feed_ok(r, act(1, "bet", 200), chips(2, 200))
+    assert codes(r.feed(chips(2, 600))) == ["STRING_BET"]
+    out = r.feed(act(3, "call", 600))
+    assert codes(out) == ["CORRECTION_NOT_FOLLOWED"] and r.current_bet == 600 and r.min_raise_inc == 400
+    assert r.committed == {1: 200, 2: 600, 3: 600} and r.to_act == 1
+    assert [(a.seat, a.action, a.total) for a in r.records][-2:] == [(2, "raise", 600), (3, "call", 600)]
+    feed_ok(r, act(1, "call", 600))
+    assert r.closed
+
+
+def test_string_bet_returned_then_a_call_of_the_whole_amount_is_no_string() -> None:
+    """Once the dealer handed the extra back, a call to the string amount is not the string standing."""
+    r = make_round(seats=(1, 2, 3), bb=100)
+    feed_ok(r, act(1, "bet", 200), chips(2, 200))
+    assert codes(r.feed(chips(2, 600))) == ["STRING_BET"]
+    assert r.feed(chips(2, 200)) == []
+    assert "CORRECTION_NOT_FOLLOWED" not in codes(r.feed(act(3, "call", 600)))
+    assert r.committed[2] == 200
+
+
 @pytest.mark.parametrize("profile", ["handbuch", "uesg", "classic", "tda"])
 def test_cumulative_short_all_ins_reopen_under_full_raise_profiles(profile: str) -> None:
     """A bets 100; B all-in 150 and C all-in 200 are each short, together a full raise of 100 over

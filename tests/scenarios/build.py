@@ -1033,6 +1033,20 @@ def f_string_bet() -> Scenario:
 
 
 @scenario
+def f_string_bet_stands() -> Scenario:
+    s = Scenario("f_string_bet_stands", "000 §3.1: on the flop seat 2 bets 100, then adds 100 more in a "
+                                        "second motion: STRING_BET, the bet stands at 100; the extra is "
+                                        "not handed back and seat 3 calls 200: the table let it stand, one "
+                                        "CORRECTION_NOT_FOLLOWED, the bet is 200 as played; seat 4 calls "
+                                        "200; checked down, seat 2 wins 900")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 100).e("chips", seat=2, amount=200)
+    s.expect("STRING_BET", 2, "flop").act(3, "call", 200).expect("CORRECTION_NOT_FOLLOWED", 2, "flop")
+    s.act(4, "call", 200)
+    _checks_to_showdown(s, (2, 3, 4), (3, 4))
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
 def f_cumulative_short_all_ins_tda() -> Scenario:
     s = Scenario("f_cumulative_short_all_ins_tda", "TDA 2024 Rule 47: seat 2 bets 800; seats 3 (1200) and 4 "
                                                    "(1600) go all-in, each short of a full raise, together "

@@ -1,10 +1,10 @@
-"""A short call or under-raise whose remedy the dealer ignores, or that the floor accepts as it lies, is
-followed to settlement (docs/betting.md "A wager short of the minimum that the table lets stand" and
-"Short call").
+"""A short call, under-raise or string bet whose remedy the dealer ignores, or that the floor accepts as
+it lies, is followed to settlement (docs/betting.md "A wager short of the minimum that the table lets
+stand", "Short call" and "String bet").
 
-Every hand gets the injected short call or wager; the table plays the reaction given. The core must find every
-one, say `CORRECTION_NOT_FOLLOWED` exactly once per ignored remedy and never after a floor ruling, and
-end each hand with the simulator's stacks: no `BAD_EVENT`, nothing stuck, no false alert.
+Every hand gets the injected error; the table plays the reaction given. The core must find every one,
+say `CORRECTION_NOT_FOLLOWED` exactly once per ignored remedy and never after a floor ruling, and end
+each hand with the simulator's stacks: no `BAD_EVENT`, nothing stuck, no false alert.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ CASES = [  # (game, limit, profile, injector)
     ("stud", "fixed", "handbuch", "STUD_SMALL_RAISE_AFTER_OPEN_PAIR"),
     ("holdem", "no", "tda", "CALL_SHORT"),
     ("holdem", "fixed", "cuca", "CALL_SHORT"),
+    ("holdem", "no", "handbuch", "STRING_BET"),
+    ("holdem", "pot", "classic", "STRING_BET"),
 ]
 
 
