@@ -53,6 +53,7 @@ class RoundLike(Protocol):
     def fold(self, seat: int, t: float, reason: str) -> list[Finding]: ...
     def tick(self, t: float) -> list[Finding]: ...
     def clock_called(self, t: float) -> list[Finding]: ...
+    def passed_over_at_knock(self, t: float) -> list[Finding]: ...
 
 
 class ShowdownLike(Protocol):
@@ -151,6 +152,8 @@ class HandBase:
         self.knocked = False
         self.knock_t: float | None = None
         self.knock_flagged = False
+        # a knock while the round is open: its time and the round's action count then (000 §2.8)
+        self.early_knock: tuple[float, int] | None = None
         self.burns_now: list[str] = []
         self.board_now: list[str] = []
         self.early_burns: list[str] = []
@@ -340,6 +343,9 @@ class HandBase:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def h_action(self, ev: Event, card: str | None) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def handle_in_phase(self, kind: str, ev: Event, card: str | None) -> list[Finding]:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
 
