@@ -277,7 +277,9 @@ class HandBase:
             if before == "board":
                 self._board_gone(card)
             self.zones.take(card, before)
-        if card in self.boxed and zone in ("board", "burn"):
+        if card in self.boxed and zone == "board" and self.profile.boxed_board_card_plays:
+            self.boxed.discard(card)  # 000 §2.5-§2.7: a board card face up in the stub is valid
+        elif card in self.boxed and zone in ("board", "burn"):
             # The dealer kept the boxed card in play: say so once, then follow the card where it lies
             # (a flop card is a flop card), so the hand is tracked as it is really played.
             self.boxed.discard(card)

@@ -975,6 +975,19 @@ def f_string_bet() -> Scenario:
 
 
 @scenario
+def f_boxed_card_dealt_as_flop_handbuch() -> Scenario:
+    s = Scenario("f_boxed_card_dealt_as_flop_handbuch", "000 §2.5: the log of f_boxed_card_dealt_as_flop "
+                                                        "under the handbuch: a flop card face up in the "
+                                                        "stub is valid and dealt, so the flop is correct "
+                                                        "(004 §5 would take it out)", profile="handbuch")
+    s.setup().start().deal().act(4, "call", 100).e("exposed", zone="deck", card="Kh")
+    s.expect("BOXED_CARD", None, "preflop")
+    _seat1_folds(s)
+    s.act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
 def f_player_skipped_at_knock_folded() -> Scenario:
     s = Scenario("f_player_skipped_at_knock_folded", "000 §2.8: seat 2 bets on the flop, seat 4 calls past "
                                                      "seat 3 and the dealer knocks, burns and turns; seat 3 "
