@@ -988,6 +988,21 @@ def f_boxed_card_dealt_as_flop_handbuch() -> Scenario:
 
 
 @scenario
+def showdown_others_muck_winner_unshown() -> Scenario:
+    s = Scenario("showdown_others_muck_winner_unshown", "000 §4.1: checked down; seat 2 is to show first "
+                                                        "but keeps its cards face down, seats 3 and 4 muck "
+                                                        "theirs: seat 2 is the only claimant left and wins "
+                                                        "without showing, nothing to report (before: a "
+                                                        "MUCKED_WINNER error)")
+    s.setup().start().deal().preflop().flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (3, 4):
+        for c in HOLES[seat]:
+            s.gone(f"seat{seat}", c).card("muck", c)
+    return s.settle(**WON)
+
+
+@scenario
 def f_player_skipped_at_knock_folded() -> Scenario:
     s = Scenario("f_player_skipped_at_knock_folded", "000 §2.8: seat 2 bets on the flop, seat 4 calls past "
                                                      "seat 3 and the dealer knocks, burns and turns; seat 3 "
