@@ -903,6 +903,33 @@ class BettingRound:
         self._run(skipped, t, findings)
         return True
 
+    def passed_over_at_knock(self, t: float) -> list[Finding]:
+        """000 §2.8: the knock is the last moment for a passed-over player to speak. The seat to act, which
+        a later seat has already acted past, is folded if it owed chips and checks if it owed nothing;
+        the held actions then apply. Nothing happens when no seat acted past the one to act."""
+        seat = self.to_act
+        if seat is None or not self._oot or seat in self._oot or self._others_owe_action(seat):
+            return []
+        owed = self.committed[seat] < self.current_bet
+        as_what = f"folded (it owed {self.current_bet - self.committed[seat]})" if owed else "checked"
+        findings = [Finding(
+            code="PLAYER_SKIPPED", seat=seat,
+            message=f"Seat {seat} was passed over and did not speak by the dealer's knock: it counts as "
+                    f"{as_what}")]
+        if owed:
+            self._do_fold(seat, t)
+        else:
+            self._acted.add(seat)
+            self._record(seat, "check", self.committed[seat], t)
+        self._run(seat, t, findings)
+        return findings
+
+    def _others_owe_action(self, seat: int) -> bool:
+        """Whether a seat other than `seat` still has to act and has not acted out of turn already: then
+        the knock came early for that seat too, and the card after it is premature (000 §2.6)."""
+        can_act = self._can_act_count()
+        return any(s != seat and s not in self._pending and self._needs(s, can_act) for s in self.seats)
+
     # ------------------------------------------------------------------ turn order
 
     def _can_act_count(self) -> int:

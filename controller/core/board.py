@@ -73,9 +73,30 @@ class BoardPart(HandBase):
             return f"the exposed {self.exposed_card} is the first burn"
         return "correction of an earlier error"
 
+    def _passed_over_at_knock(self, kind: str, ev: Event, card: str | None) -> list[Finding] | None:
+        """The dealer knocked and turns a card while the seat to act, which a later seat already acted
+        past, stayed silent: 000 §2.8 gives it until the knock, so it has lost its turn (folded facing a
+        bet, else checked). If that completes the round, the knock was the street's knock and the card
+        belongs to the next street: 000 §2.5-§2.7 call a card premature when it comes without the knock.
+        None when the rule does not apply (no knock, or someone acted since it)."""
+        knock, self.early_knock = self.early_knock, None
+        rnd = self.round
+        if knock is None or rnd is None or len(rnd.records) != knock[1]:
+            return None
+        out = rnd.passed_over_at_knock(ev.t)
+        if not out:
+            return None
+        out += self._after_round_change(ev.t)
+        if self.phase == DUE:
+            self.knocked, self.knock_t = True, knock[0]
+        return out + self.handle_in_phase(kind, ev, card)
+
     def h_burn_betting(self, ev: Event, card: str | None) -> list[Finding]:
         """A burn while the round is open: kept; it counts for the next street (003 (7))."""
         assert card is not None
+        past = self._passed_over_at_knock("burn", ev, card)
+        if past is not None:
+            return past
         out = self._arrive(card, "burn", ev)
         if out:
             return out
@@ -282,6 +303,9 @@ class BoardPart(HandBase):
     def h_board_betting(self, ev: Event, card: str | None) -> list[Finding]:
         """A board card while a round is open: a correction's new card, a 4-card flop or a premature card."""
         assert card is not None
+        past = self._passed_over_at_knock("board", ev, card)
+        if past is not None:
+            return past
         out = self._arrive(card, "board", ev)
         if out:
             return out

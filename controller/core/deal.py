@@ -418,6 +418,12 @@ class DealPart(HandBase):
                 return [_f("HOLE_CARDS_EXPOSED_MULTIPLE", f"Card {card} found face up in the stub during the "
                                                           f"deal; {self.exposures} cards exposed",
                            cards=[card])]
+        if self.profile.boxed_board_card_plays:
+            return [_f("BOXED_CARD", f"Card {card} found face up in the stub: valid if it comes as a flop, "
+                                     f"turn or river card (000 §2.5-§2.7); otherwise take it out of play",
+                       cards=[card], remedy="A flop, turn or river card face up in the stub is valid and "
+                                            "dealt (000 §2.5-§2.7); any other boxed card is taken out "
+                                            "of play (004 §5)")]
         return [_f("BOXED_CARD", f"Card {card} found face up in the stub; take it out of play", cards=[card])]
 
     def _exposed_hole(self, seat: int, card: str) -> list[Finding]:

@@ -136,8 +136,16 @@ class Hand(DealPart, BoardPart):
         return []
 
     def h_knock_early(self, ev: Event, card: str | None) -> list[Finding]:
-        # A knock while betting is open: noted, but it does not count for the next street.
+        # A knock while betting is open does not count for the next street, except that a passed-over
+        # seat which stays silent through it has lost its turn (000 §2.8; board.py).
+        if self.round is not None:
+            self.early_knock = (ev.t, len(self.round.records))
         return []
+
+    def handle_in_phase(self, kind: str, ev: Event, card: str | None) -> list[Finding]:
+        """Handle an event again under the phase a handler just moved the hand to."""
+        handler = self.HANDLERS.get((self.phase, kind))
+        return handler(self, ev, card) if handler is not None else []
 
     def h_action(self, ev: Event, card: str | None) -> list[Finding]:
         assert isinstance(ev, (ActionEvent, ChipsEvent))  # a tuple: no union object built per action
@@ -319,6 +327,7 @@ class Hand(DealPart, BoardPart):
         self.phase = DUE
         self.knocked = False
         self.knock_t = None
+        self.early_knock = None
         self.knock_flagged = False
         self.board_now = []
         self.burn_fix_back = None

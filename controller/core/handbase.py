@@ -54,6 +54,7 @@ class RoundLike(Protocol):
     def tick(self, t: float) -> list[Finding]: ...
     def clock_called(self, t: float) -> list[Finding]: ...
     def accept_as_played(self) -> None: ...  # the floor accepted the table's amounts as placed
+    def passed_over_at_knock(self, t: float) -> list[Finding]: ...
 
 
 class ShowdownLike(Protocol):
@@ -152,6 +153,8 @@ class HandBase:
         self.knocked = False
         self.knock_t: float | None = None
         self.knock_flagged = False
+        # a knock while the round is open: its time and the round's action count then (000 §2.8)
+        self.early_knock: tuple[float, int] | None = None
         self.burns_now: list[str] = []
         self.board_now: list[str] = []
         self.early_burns: list[str] = []
@@ -275,7 +278,9 @@ class HandBase:
             if before == "board":
                 self._board_gone(card)
             self.zones.take(card, before)
-        if card in self.boxed and zone in ("board", "burn"):
+        if card in self.boxed and zone == "board" and self.profile.boxed_board_card_plays:
+            self.boxed.discard(card)  # 000 §2.5-§2.7: a board card face up in the stub is valid
+        elif card in self.boxed and zone in ("board", "burn"):
             # The dealer kept the boxed card in play: say so once, then follow the card where it lies
             # (a flop card is a flop card), so the hand is tracked as it is really played.
             self.boxed.discard(card)
@@ -341,6 +346,9 @@ class HandBase:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def h_action(self, ev: Event, card: str | None) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def handle_in_phase(self, kind: str, ev: Event, card: str | None) -> list[Finding]:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
 

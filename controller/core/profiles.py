@@ -43,6 +43,9 @@ class Profile:
     all_in_reopen: AllInReopen = "half_raise"
     odd_chips: OddChips = "all_to_first"
     premature_turn: PrematureTurn = "set_aside"
+    # A card seen face up in the stub (boxed) that the dealer then turns as a flop, turn or river card:
+    # 004 §5 takes a boxed card out of play; 000 §2.5-§2.7 say such a board card is valid and dealt.
+    boxed_board_card_plays: bool = False
     knock_pause_s: float = 0.8
     action_time_s: float = 60.0
     all_in_time_s: float = 120.0
@@ -61,7 +64,7 @@ PROFILES: dict[str, Profile] = {
             name="handbuch", title="Dealer-Handbuch (000)", max_seats=11,
             flop_no_burn="recall_reshuffle_redeal", four_card_flop="recall_reshuffle_redeal",
             five_plus_flop="recall_reshuffle_redeal", under_raise="half_or_more_is_raise",
-            all_in_reopen="full_raise", odd_chips="one_each",
+            all_in_reopen="full_raise", odd_chips="one_each", boxed_board_card_plays=True,
         ),
         Profile(name="cuca", title="Cuca's House Rules v1.0.5 (001)"),
         Profile(

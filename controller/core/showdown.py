@@ -265,6 +265,9 @@ class Showdown:
             for s in known:
                 if self._has_shown(s) or values[s] != best:
                     continue
+                if self._sole_claimant(pot, s):
+                    claim.append(s)  # the others gave up: it wins unseen, nothing to report
+                    continue
                 if plays_the_board(self.record.hole.get(s, []), self.record.board):
                     if ("board", s) not in flagged:
                         flagged.add(("board", s))
@@ -281,6 +284,11 @@ class Showdown:
                                      value=self._value(winners[0])))
         results.reverse()
         return results, findings
+
+    def _sole_claimant(self, pot: Pot, seat: int) -> bool:
+        """000 §4.1: once every other claimant of the pot has mucked without showing, the seat left wins
+        it without a showdown; only a hand among rival claims has to be shown (001 §9 lets losers muck)."""
+        return seat not in self.mucked and all(s in self.mucked for s in pot.eligible if s != seat)
 
     def _unknown_result(self, pot: Pot, known: list[int]) -> bool:
         unread = [s for s in pot.eligible if s not in self.mucked

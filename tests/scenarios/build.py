@@ -1047,6 +1047,62 @@ def f_string_bet_stands() -> Scenario:
 
 
 @scenario
+def f_boxed_card_dealt_as_flop_handbuch() -> Scenario:
+    s = Scenario("f_boxed_card_dealt_as_flop_handbuch", "000 §2.5: the log of f_boxed_card_dealt_as_flop "
+                                                        "under the handbuch: a flop card face up in the "
+                                                        "stub is valid and dealt, so the flop is correct "
+                                                        "(004 §5 would take it out)", profile="handbuch")
+    s.setup().start().deal().act(4, "call", 100).e("exposed", zone="deck", card="Kh")
+    s.expect("BOXED_CARD", None, "preflop")
+    _seat1_folds(s)
+    s.act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def showdown_others_muck_winner_unshown() -> Scenario:
+    s = Scenario("showdown_others_muck_winner_unshown", "000 §4.1: checked down; seat 2 is to show first "
+                                                        "but keeps its cards face down, seats 3 and 4 muck "
+                                                        "theirs: seat 2 is the only claimant left and wins "
+                                                        "without showing, nothing to report (before: a "
+                                                        "MUCKED_WINNER error)")
+    s.setup().start().deal().preflop().flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (3, 4):
+        for c in HOLES[seat]:
+            s.gone(f"seat{seat}", c).card("muck", c)
+    return s.settle(**WON)
+
+
+@scenario
+def f_player_skipped_at_knock_folded() -> Scenario:
+    s = Scenario("f_player_skipped_at_knock_folded", "000 §2.8: seat 2 bets on the flop, seat 4 calls past "
+                                                     "seat 3 and the dealer knocks, burns and turns; seat 3 "
+                                                     "said nothing by the knock, so it has folded and the "
+                                                     "turn is not premature (000 §2.6 calls a turn premature "
+                                                     "only without the knock)", profile="handbuch")
+    s.setup().start().deal().preflop().flop()
+    s.act(2, "bet", 200).act(4, "call", 200).expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.turn().expect("PLAYER_SKIPPED", 3, "flop").checks((2, 4)).river().checks((2, 4))
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
+
+
+@scenario
+def f_player_skipped_at_knock_checked() -> Scenario:
+    s = Scenario("f_player_skipped_at_knock_checked", "000 §2.8: on an unbet flop seat 4 checks past seat 3 "
+                                                      "and the dealer knocks and deals the turn: seat 3 lost "
+                                                      "its turn but owed nothing, so it counts as checked "
+                                                      "and plays on (before, the turn was premature and the "
+                                                      "hand lost)")
+    s.setup().start().deal().preflop().flop()
+    s.act(2, "check").act(4, "check").expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.turn().expect("PLAYER_SKIPPED", 3, "flop").checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
 def f_cumulative_short_all_ins_tda() -> Scenario:
     s = Scenario("f_cumulative_short_all_ins_tda", "TDA 2024 Rule 47: seat 2 bets 800; seats 3 (1200) and 4 "
                                                    "(1600) go all-in, each short of a full raise, together "
