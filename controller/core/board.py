@@ -121,7 +121,7 @@ class BoardPart(HandBase):
         fix = self.fix
         if fix is not None and fix.kind == "to_burn" and fix.moved is not None and fix.street != self.street:
             return self._runout_replacement(fix, card, ev.t)
-        if fix is not None and self._flop_stood_in_runout(fix):
+        if self._flop_stood_in_runout(fix):
             return self._flop_stands(fix, card) + self.h_board_due_placed(card, ev)
         kept = self.kept_premature(ev.t, exclude=card)
         out: list[Finding] = kept or []
@@ -162,21 +162,25 @@ class BoardPart(HandBase):
             out += self._open_street(ev.t)
         return out
 
-    def _flop_stood_in_runout(self, fix: Fix) -> bool:
-        """All-in runout, a four-card flop to be recalled (this profile's remedy): the extra card came off
-        and the three others still lie there when the next card comes, so the dealer let the flop stand."""
-        return (self.runout and fix.kind == "recall" and fix.code == "FLOP_TOO_MANY_CARDS"
-                and self.street == "flop" and len(self.board_now) == self.game.board_cards["flop"]
-                and set(self.board_now) <= fix.cards
+    def _flop_stood_in_runout(self, fix: Fix | None) -> bool:
+        """All-in runout, a four-card flop to be recalled (this profile's remedy, or nothing owed once the
+        floor accepted the table): the extra card came off and the three others still lie there when
+        the next card comes, so the flop stands."""
+        if fix is not None and (fix.kind != "recall" or fix.code != "FLOP_TOO_MANY_CARDS"):
+            return False
+        return (self.runout and self.street == "flop" and len(self.board_now) == self.game.board_cards["flop"]
+                and (fix is None or set(self.board_now) <= fix.cards)
                 and all(self.zones.zone_of(c) == "board" for c in self.board_now))
 
-    def _flop_stands(self, fix: Fix, card: str) -> list[Finding]:
-        """Said once; the flop is the three cards on the board and this card belongs to the turn (its knock
-        and burn, already seen, count for it)."""
+    def _flop_stands(self, fix: Fix | None, card: str) -> list[Finding]:
+        """Said once (unless the floor accepted it); the flop is the three cards on the board and this card
+        belongs to the turn (its knock and burn, already seen, count for it)."""
         self.fix = None
         self.street_i += 1
         self.event_street = self.street  # this card's alerts belong to the turn
         self.board_now = []
+        if fix is None:
+            return []
         return [_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {fix.code} is open; expected: "
                                               f"{fix.expect}", cards=[card])]
 

@@ -1256,6 +1256,30 @@ def f_four_card_flop_runout_stands_handbuch() -> Scenario:
     return s.settle(s1=10000, s2=11000, s4=10000)  # seat 3 busted and left
 
 
+@scenario
+def f_four_card_flop_runout_ruling_accept() -> Scenario:
+    s = Scenario("f_four_card_flop_runout_ruling_accept", "as f_four_card_flop_runout_stands_handbuch, but "
+                                                          "the floor is called and accepts the table "
+                                                          "before the fourth card goes to the muck: no "
+                                                          "further alert; the next card is the turn, not a "
+                                                          "flop card (before, the core stayed a street "
+                                                          "behind and called the loser's mucked cards a "
+                                                          "dead hand; found by the random sweep)",
+                 profile="handbuch")
+    _all_in_preflop(s).flop().card("board", "Jh").expect("FLOP_TOO_MANY_CARDS", None, "flop")
+    s.e("console", button="floor").expect("FLOOR_CALLED", None, "flop")
+    s.e("console", button="ruling", ruling="accept").expect("FLOOR_RULING", None, "flop")
+    s.gone("board", "Jh").card("muck", "Jh")
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s").card("board", "9d")
+    s.river().expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat in (2, 3):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    for c in HOLES[3]:
+        s.gone("seat3", c).card("muck", c)
+    return s.settle(s1=10000, s2=11000, s4=10000)  # seat 3 busted and left
+
+
 def _heads_up_all_in_blind(s: Scenario) -> Scenario:
     """Two seats; seat 1 (button, small blind) has 50 and is all-in on its blind: nobody can act, the
     board runs out as the deal completes. Seat 2 (Ah Kd) is dealt first."""
