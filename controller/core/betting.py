@@ -381,6 +381,8 @@ class BettingRound:
             return self._bad(seat, f"Chips from seat {seat}, which is not in this betting round")
         committed = self.committed[seat]
         prev_zone = self._zone[seat]
+        if self._refused is not None and self._refused[0] == seat and amount < self._refused[1]:
+            self._refused = None  # the excess went back: the refused amount no longer lies there
         if self.closed and seat not in self.folded and seat not in self.all_in:
             string = self._string_bet(ev, committed, prev_zone)
             if string:
@@ -681,6 +683,7 @@ class BettingRound:
         if total < target and self._booked is not None and self._booked_ignored(total, t, findings):
             target = min(self.current_bet, cap)
         if intent.oversized:
+            self._refused = (seat, intent.total)  # a later call to the chip shows it stood as a raise
             as_what = "a check" if target == committed else f"a call to {target}"
             findings.append(Finding(
                 code="OVERSIZED_CHIP", seat=seat,

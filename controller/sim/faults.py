@@ -1008,9 +1008,12 @@ class StringBet(Fault):
 
 
 class OversizedChip(Fault):
-    """Facing a bet, the seat to act drops one big chip without a word: a call; the change goes back."""
+    """Facing a bet, the seat to act drops one big chip without a word: a call; the change goes back.
+    Ignored or accepted by the floor (no and pot limit): the change stays, the chip stands as a raise
+    and the next seat calls it."""
 
     code = "OVERSIZED_CHIP"
+    ignorable = True
     CHIPS: ClassVar[tuple[int, ...]] = (25, 100, 500, 1_000, 5_000, 25_000, 100_000)
 
     def before_action(self, hp: HandPlay, rnd: Round) -> bool:
@@ -1022,10 +1025,19 @@ class OversizedChip(Fault):
         chip = next((c for c in self.CHIPS if c > opt.to_call), 0)
         if opt.to_call == 0 or not chip or mine + chip > opt.max_total or opt.call_total == opt.max_total:
             return False
+        stands = self.reaction in ("ignore", "ruling") and hp.limit != "fixed"
+        nxt = rnd.pending[1] if len(rnd.pending) > 1 else None
+        if stands and (nxt is None or rnd.committed[nxt] + rnd.behind[nxt] <= mine + chip):
+            return False  # the table shows the chip stood by the next seat's call of it
         hp.events.append(ChipsEvent(t=hp.clock.after(1.0, 6.0), seat=seat, amount=mine + chip))
+        self.seat, self.fired = seat, True
+        if stands and not self.remedy(hp):
+            rnd.act(seat, mine + chip)
+            assert nxt is not None
+            hp.act(rnd, nxt, rnd.options(nxt).call_total)
+            return True
         rnd.act(seat, opt.call_total)
         hp.events.append(ChipsEvent(t=hp.clock.after(1.0, 3.0), seat=seat, amount=opt.call_total))
-        self.seat, self.fired = seat, True
         return True
 
 

@@ -1103,6 +1103,20 @@ def f_player_skipped_at_knock_checked() -> Scenario:
 
 
 @scenario
+def f_oversized_chip_stands() -> Scenario:
+    s = Scenario("f_oversized_chip_stands", "000 §3.1, 001 §8: facing 100, seat 4 drops "
+                                            "one 500 chip without a word: OVERSIZED_CHIP, a call, 400 go "
+                                            "back; the change stays and seat 1 calls 500: the table let it "
+                                            "stand as a raise, one CORRECTION_NOT_FOLLOWED; seats 2 and 3 "
+                                            "call 500; checked down, seat 2 wins 2,000")
+    s.setup().start().deal().e("chips", seat=4, amount=500).expect("OVERSIZED_CHIP", 4, "preflop")
+    s.act(1, "call", 500).expect("CORRECTION_NOT_FOLLOWED", 4, "preflop")
+    s.act(2, "call", 500).act(3, "call", 500).flop().checks((2, 3, 4, 1))
+    _checks_to_showdown(s, (2, 3, 4, 1), (3, 4, 1))
+    return s.settle(s1=9500, s2=11500, s3=9500, s4=9500)
+
+
+@scenario
 def f_cumulative_short_all_ins_tda() -> Scenario:
     s = Scenario("f_cumulative_short_all_ins_tda", "TDA 2024 Rule 47: seat 2 bets 800; seats 3 (1200) and 4 "
                                                    "(1600) go all-in, each short of a full raise, together "

@@ -1,6 +1,6 @@
-"""A short call, under-raise or string bet whose remedy the dealer ignores, or that the floor accepts as
-it lies, is followed to settlement (docs/betting.md "A wager short of the minimum that the table lets
-stand", "Short call" and "String bet").
+"""A short call, under-raise, string bet or oversized chip whose remedy the dealer ignores, or that the
+floor accepts as it lies, is followed to settlement (docs/betting.md "A wager short of the minimum that
+the table lets stand", "Short call", "String bet" and "Oversized chip").
 
 Every hand gets the injected error; the table plays the reaction given. The core must find every one,
 say `CORRECTION_NOT_FOLLOWED` exactly once per ignored remedy and never after a floor ruling, and end
@@ -27,6 +27,7 @@ CASES = [  # (game, limit, profile, injector)
     ("holdem", "fixed", "cuca", "CALL_SHORT"),
     ("holdem", "no", "handbuch", "STRING_BET"),
     ("holdem", "pot", "classic", "STRING_BET"),
+    ("holdem", "no", "uesg", "OVERSIZED_CHIP"),
 ]
 
 
