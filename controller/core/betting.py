@@ -338,7 +338,7 @@ class BettingRound:
         minimum = legal.min_to if legal is not None else self.min_raise_to
         if total < minimum and total < cap:
             self._as_played(raiser, total, t)  # an under-raise: no full raise, the increment stays
-        elif self.structure.is_limit:
+        elif self.structure.is_limit or self.bring_in_open:  # stud: a completion, not a raise (002 §3)
             self._limit_raise(raiser, min(total, cap), cap, t, findings)
         else:
             self._raise(raiser, min(total, cap), cap, t, findings)
@@ -756,6 +756,8 @@ class BettingRound:
             self.min_raise_inc = chips - before
         if self._limited and first == before:
             self.wagers += 1  # what stood as a call is a raise as played
+        if self.bring_in_open and chips >= self.structure.completion_to():
+            self.bring_in_open = False  # stud: the whole amount completes the bring-in (002 §3)
         self._acted = {seat}
         self.last_aggressor = seat
         if self.stacks[seat] == 0:

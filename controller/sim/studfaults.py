@@ -11,7 +11,15 @@ import random
 from typing import ClassVar
 
 from controller.core.events import ActionEvent, ChipsEvent
-from controller.sim.faults import FAULTS, ActionOutOfTurn, Fault, TableView
+from controller.sim.faults import (
+    FAULTS,
+    ActionOutOfTurn,
+    CallShort,
+    Fault,
+    OversizedChip,
+    StringBet,
+    TableView,
+)
 from controller.sim.hand import HandPlay, Seating
 from controller.sim.limits import FixedRound
 from controller.sim.players import Style
@@ -341,6 +349,8 @@ class StudSmallRaiseAfterOpenPair(_FourthStreetOpening):
 
 # Injectors about the fixed-limit sizes of 4th street (002 §4): left out of pot- and no-limit stud.
 FIXED_ONLY: frozenset[str] = frozenset({"STUD_BIG_BET_WITHOUT_PAIR", "STUD_SMALL_RAISE_AFTER_OPEN_PAIR"})
+# A second motion above a fixed-limit wager has no legal room: only at pot and no limit.
+NOT_FIXED: frozenset[str] = frozenset({"STRING_BET"})
 
 STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_DEAL_ORDER": StudDealOrder,
@@ -354,4 +364,9 @@ STUD_FAULTS: dict[str, type[Fault]] = {
     "STUD_ACTION_OUT_OF_TURN": StudActionOutOfTurn,
     "STUD_BIG_BET_WITHOUT_PAIR": StudBigBetWithoutPair,
     "STUD_SMALL_RAISE_AFTER_OPEN_PAIR": StudSmallRaiseAfterOpenPair,
+    # Betting errors of every game, with their ignore and ruling reactions (a string bet and an oversized
+    # chip need room above the bet: pot and no limit; at fixed limit they do not fire or play the remedy).
+    "CALL_SHORT": CallShort,
+    "STRING_BET": StringBet,
+    "OVERSIZED_CHIP": OversizedChip,
 }

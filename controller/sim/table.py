@@ -14,7 +14,7 @@ from controller.sim.hand import Clock, HandPlay, Seating
 from controller.sim.players import Policy, Style
 from controller.sim.stud import MAX_SEATS as STUD_MAX_SEATS
 from controller.sim.stud import StudPlay, StudStakes, stud_seating
-from controller.sim.studfaults import FIXED_ONLY, LIMIT_HOLDEM_FAULTS, STUD_FAULTS
+from controller.sim.studfaults import FIXED_ONLY, LIMIT_HOLDEM_FAULTS, NOT_FIXED, STUD_FAULTS
 
 # (sb, bb) per level; a level lasts LEVEL_HANDS hands, then the blinds go up
 LEVELS: tuple[tuple[int, int], ...] = (
@@ -126,7 +126,8 @@ class VirtualTable:
         self.pools = {"holdem": tuple(sorted(k for k in FAULTS if k in wanted)),
                       "limit": tuple(sorted(k for k in LIMIT_HOLDEM_FAULTS if k in wanted)),
                       "stud": tuple(sorted(k for k in STUD_FAULTS if k in wanted
-                                           and (limit == "fixed" or k not in FIXED_ONLY)))}
+                                           and (limit == "fixed" or k not in FIXED_ONLY)
+                                           and (limit != "fixed" or k not in NOT_FIXED)))}
         self.fault_kinds = self.pools["holdem"] if game == "holdem" else tuple(sorted(
             {*self.pools["stud"], *(self.pools["limit"] if game == "mixed" else ())}))
         self.state = _State(players={}, stacks={}, t=start_t)

@@ -14,7 +14,7 @@ from controller.core.events import ActionEvent, CardSeen, Exposed, HandStart, Le
 from controller.sim import VirtualTable
 from controller.sim.limits import CAP_RAISES
 from controller.sim.stud import bring_in_seat, first_to_act, showing_value
-from controller.sim.studfaults import STUD_FAULTS
+from controller.sim.studfaults import NOT_FIXED, STUD_FAULTS
 from controller.sim.table import SimHand
 from tests.sim.replay_model import Zones
 
@@ -132,7 +132,8 @@ def test_stud_refuses_more_than_seven_seats() -> None:
 
 @pytest.mark.parametrize("kind", sorted(STUD_FAULTS))
 def test_every_stud_fault_fires_with_a_valid_log(kind: str) -> None:
-    vt = VirtualTable(seats=6, seed=3, inject=1.0, faults=(kind,), game="stud", use_uids=True)
+    limit = "pot" if kind in NOT_FIXED else "fixed"  # a string bet needs room above the wager
+    vt = VirtualTable(seats=6, seed=3, inject=1.0, faults=(kind,), game="stud", use_uids=True, limit=limit)
     hands = list(vt.hands(25))
     fired = [h for h in hands if h.injected == STUD_FAULTS[kind].code]
     assert len(fired) >= 3, f"{kind} fired {len(fired)} times in 25 hands"
