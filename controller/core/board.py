@@ -44,6 +44,9 @@ class BoardPart(HandBase):
             return out
         if self.must_burn.get(s) == card:
             self.burns_now.append(card)  # the expected burn (exposed or extra card)
+            if card == self.exposed_card and self.deal_still_finishing():
+                return out  # the deal's correction, before the flop's knock
+
             if card == self.flop_fix_burn:
                 self.flop_fix_burn = None
                 return out  # still the flop's correction: the turn's knock comes after it

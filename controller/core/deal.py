@@ -348,7 +348,8 @@ class DealPart(HandBase):
         if seat in self.record.folded or seat in self.record.dead:
             self.zones.put(card, f"seat{seat}", _uid(ev))
             return []
-        if self.phase == BETTING and self.street_i == 0 and self.replacement_due == seat:
+        if self.replacement_due == seat and ((self.phase == BETTING and self.street_i == 0)
+                                             or self.deal_still_finishing()):
             self._place_hole(seat, card, ev)
             self.replacement_due = None
             return []
@@ -390,8 +391,13 @@ class DealPart(HandBase):
         seat = _seat_of(zone)
         if seat is not None and (self.phase == DEAL or (
                 self.phase == BETTING and self.street_i == 0 and self.round is not None
-                and self.round.actions_taken == 0 and card in self.deal_cards)):
-            return self._exposed_hole(seat, card)  # still part of the deal: the last card, seen at once
+                and self.round.actions_taken == 0 and card in self.deal_cards) or (
+                self.street_i > 0 and card in self.deal_cards and self._still_preflop())):
+            # still part of the deal: the last card, seen at once (also when an all-in on the blinds
+            # left nobody to act and the hand moved on to the flop as the deal completed)
+            if self.street_i > 0:
+                self.event_street = "preflop"  # the deal's error, though the hand is at the flop
+            return self._exposed_hole(seat, card)
         if seat is not None and self.phase in (SHOWDOWN, ENDED):
             shown = self.record.shown.setdefault(seat, [])
             if card not in shown:

@@ -195,6 +195,13 @@ class HandBase:
     def alert_street(self) -> Street:
         return self.street_label(self.phase, self.street_i)
 
+    def deal_still_finishing(self) -> bool:
+        """An all-in on the blinds left nobody to act, so the hand moved on to the flop as the deal
+        completed; until the flop's knock or first board card the deal's own corrections (an exposed
+        card burned face up, its replacement dealt last) still belong to the deal."""
+        return (self.runout and self.phase == DUE and self.street_i == 1 and not self.knocked
+                and not self.board_now and not self.record.board)
+
     def street_label(self, phase: str, street_i: int) -> Street:
         """The alert `street` for a hand in `phase` on street number `street_i`."""
         if phase == DEAL:

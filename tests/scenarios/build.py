@@ -1331,6 +1331,27 @@ def f_extra_card_second_seat_all_in_blind() -> Scenario:
     return s
 
 
+@scenario
+def f_last_card_exposed_all_in_blind() -> Scenario:
+    s = Scenario("f_last_card_exposed_all_in_blind", "heads-up, the small blind all-in on its blind, so the "
+                                                     "core is at the flop as the deal completes; the deal's "
+                                                     "last card (6c to seat 1) is exposed: HOLE_CARD_EXPOSED "
+                                                     "(000 §2.4), it is burned face up and seat 1 gets a "
+                                                     "replacement before the knock; no burn before the flop "
+                                                     "(before: KNOCK_MISSING, and the replacement made seat "
+                                                     "1's hand dead; found by the random sweep)")
+    _heads_up_all_in_blind(s).e("exposed", zone="seat1", card="6c").expect("HOLE_CARD_EXPOSED", 1, "preflop")
+    s.gone("seat1", "6c").card("burn", "6c").card("seat1", "3s")
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh").card("board", "8d").card("board", "2c")
+    s.turn().river().expect("UNCALLED_BET", 2, "showdown").expect("SHOWDOWN_ORDER", 2, "showdown")
+    for seat, cards in ((2, HOLES[2]), (1, ("2h", "3s"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {2: 10050}  # seat 1 busted and left
+    return s
+
+
 # --- limit hold'em (issue 13): fixed, pot and spread limit, each followed to settlement ---------------
 def _limit_setup(s: Scenario, limit: dict[str, Any], stacks: dict[int, int] | None = None) -> Scenario:
     for seat in range(1, 5):
