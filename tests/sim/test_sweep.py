@@ -23,6 +23,9 @@ from controller.sim.score import score
 from controller.sim.table import REACTIONS
 
 FULL = os.environ.get("CARDTABLE_FULL") == "1"
+# Another base seed draws other tables (exploration: `CARDTABLE_SWEEP_SEED=7 CARDTABLE_FULL=1 pytest …`);
+# the known tables below are numbered for the default seed.
+SEED = int(os.environ.get("CARDTABLE_SWEEP_SEED", "20261128"))
 TABLES, HANDS = (2000, 100) if FULL else (40, 60)
 PROFILES = ("cuca", "uesg", "handbuch", "tda", "classic")
 
@@ -49,7 +52,7 @@ KNOWN: dict[int, str] = {}  # none open (table 1100, pot-limit stud after a shor
 @pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN[n]))
                                if n in KNOWN else n for n in range(TABLES)])
 def test_random_table_followed_to_the_end(n: int) -> None:
-    kw = table_setup(random.Random(20261128 + n))
+    kw = table_setup(random.Random(SEED + n))
     hands = list(VirtualTable(**kw).hands(HANDS))
     stats, alerts = follow(hands, kw["profile"])
     result = score(hands, alerts)
