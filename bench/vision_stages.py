@@ -21,6 +21,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import importlib
+import inspect
 import subprocess
 import sys
 import tempfile
@@ -129,9 +130,12 @@ def single_stages(frame: np.ndarray, out: Timer, prefix: str, sm: ModuleType = s
     not timed (a peer before the pile split has no stage 2b; its face test sees no occlusion order)."""
     key = f"{prefix} 1 find (level cuts, split)"
     smooth = _t(out, key, lambda: sm.smooth_table_share(frame) >= sm.FELT_SHARE)
-    found = _t(out, key, lambda: sm.find_cards(frame, split=not smooth)[0])
-    assert isinstance(found, list)
-    found = _t(out, f"{prefix} 2 felt-model merge", lambda: sm._felt_cards(frame, found, bool(smooth)))
+    got = _t(out, key, lambda: sm.find_cards(frame, split=not smooth))
+    assert isinstance(got, tuple)
+    found, long = got
+    # As detect_single calls it: since the sixth round with the level cuts' card size (when they found any).
+    args = (long if found else None,) if "long" in inspect.signature(sm._felt_cards).parameters else ()
+    found = _t(out, f"{prefix} 2 felt-model merge", lambda: sm._felt_cards(frame, found, bool(smooth), *args))
     assert isinstance(found, list)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     if hasattr(sm, "split_piles"):
