@@ -8,10 +8,23 @@ file name up to the first underscore) and the two halves of docs/camera.md (A: t
 name order, used for tuning; B: the 2nd, 4th, ..., held out). `--read-times` adds the CPU time of the
 corner reader per face-up card found (no cache), median and p95; pin it to one core (taskset -c 0).
 Rendered: random tables (felt, back, light, perspective, JPEG) with exact truth, detected uncalibrated.
+`--per-card N` scores rendered frames card by card instead of by counts: every truth card at least half
+visible is matched one-to-one to a detected quad at IoU >= 0.5 (greedily, best IoU first), and the lines
+give cards found, face up/down right among the matched cards, and detections that match no card (a
+pile's straddling quad, a fragment, a duplicate; a detection matched to a card less than half visible
+counts neither way). N frames per size (`--sizes`) and table (`--tables`): "felt" is the renderer's
+cloth, "wood" the same hands, light and camera on a wood-grain table (the cloth multiplied by a wavy
+grain and slow blotches), which breaks the smooth-table test and so takes the level cuts' path.
 
     PYTHONPATH=. python bench/vision_score.py --real ../shared/vision-dev [--truth FILE] [--worst 8]
         [--read-times]
     PYTHONPATH=. python bench/vision_score.py --rendered 40 [--size 640x480]
+    PYTHONPATH=. python bench/vision_score.py --per-card 20 [--seed 21] [--sizes 1296x972,640x480]
+        [--tables felt,wood] [--failures] [--peer main]
+
+With `--peer COMMIT` the per-card lines are given for that commit's detector too (the same frames, in
+the same process), with the CPU time per frame of `find_cards` and `detect_single` of both, timed in
+turn frame by frame: pin it to one core (taskset -c 1) and say the load.
 """
 
 from __future__ import annotations
@@ -22,8 +35,8 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -178,6 +191,201 @@ def _rendered_tally(frame: object, det: Detection, tag: str) -> Tally:
     return score_image(row, pred)
 
 
+@dataclass(slots=True)
+class CardTally:
+    """Per-card figures of single-frame mode on rendered frames (truth quads from the renderer)."""
+
+    frames: int = 0
+    cards: int = 0  # truth cards at least MIN_VISIBLE visible
+    found: int = 0  # of those, matched one-to-one to a detection at IoU >= MATCH_IOU
+    face_ok: int = 0  # of the found, face up/down right
+    detections: int = 0
+    unmatched: int = 0  # detections matched to no truth card at all
+    buried: int = 0  # truth cards less than MIN_VISIBLE visible (under others), not scored
+    buried_found: int = 0  # of those, matched to a detection left over by the scored cards
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, other: CardTally) -> None:
+        for k in ("frames", "cards", "found", "face_ok", "detections", "unmatched", "buried", "buried_found"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.failures += other.failures
+
+    def rates(self) -> dict[str, float | None]:
+        return {"found": self.found / self.cards if self.cards else None,
+                "face_of_matched": self.face_ok / self.found if self.found else None,
+                "unmatched": self.unmatched / self.detections if self.detections else None}
+
+    def line(self, name: str) -> str:
+        r = self.rates()
+
+        def pct(v: float | None) -> str:
+            return "n/a" if v is None else f"{100 * v:.1f}%"
+
+        return (f"{name:<16} frames {self.frames:>3} | found {pct(r['found'])} ({self.found}/{self.cards}) | "
+                f"face right of matched {pct(r['face_of_matched'])} ({self.face_ok}/{self.found}) | "
+                f"detections matching no card {self.unmatched}/{self.detections} | "
+                f"buried cards found {self.buried_found}/{self.buried}")
+
+
+MATCH_IOU = 0.5  # a detection is a truth card's when their quads overlap at least this (IoU)
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    if inter <= 0:
+        return 0.0
+    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _greedy_match(truths: list[np.ndarray], quads: list[np.ndarray], used: set[int]) -> dict[int, int]:
+    """Truth index -> detection index, one-to-one, highest IoU first, IoU >= MATCH_IOU; detections in
+    `used` are taken already (and those matched here are added)."""
+    pairs = sorted(((quad_iou(t, q), ti, di) for ti, t in enumerate(truths) for di, q in enumerate(quads)
+                    if di not in used), reverse=True)
+    match: dict[int, int] = {}
+    for iou, ti, di in pairs:
+        if iou < MATCH_IOU:
+            break
+        if ti not in match and di not in used:
+            match[ti] = di
+            used.add(di)
+    return match
+
+
+def per_card_tally(frame: object, det: Detection, tag: str = "") -> CardTally:
+    """Match the detections one-to-one to the truth cards at least MIN_VISIBLE visible (greedily, highest
+    IoU first, IoU >= MATCH_IOU), then what is left to the cards less visible (a hole pair's card beneath,
+    a muck pile's): those are neither scored nor, when found, counted as detections matching no card."""
+    from controller.vision.evaluate import MIN_VISIBLE
+    from controller.vision.render import Frame
+
+    assert isinstance(frame, Frame)
+    scored = [t for t in frame.cards if t.visible >= MIN_VISIBLE]
+    buried = [t for t in frame.cards if 0 < t.visible < MIN_VISIBLE]
+    quads = [c.polygon for c in det.cards]
+    used: set[int] = set()
+    match = _greedy_match([t.polygon for t in scored], quads, used)
+    under = _greedy_match([t.polygon for t in buried], quads, used)
+    t = CardTally(frames=1, detections=len(det.cards), unmatched=len(det.cards) - len(used),
+                  buried=len(buried), buried_found=len(under))
+    for ti, truth in enumerate(scored):
+        t.cards += 1
+        if ti not in match:
+            t.failures.append(f"{tag} {truth.place.code} {truth.place.zone} up={truth.place.face_up} "
+                              f"visible={truth.visible:.2f}: missed")
+            continue
+        t.found += 1
+        ok = det.cards[match[ti]].face_up == truth.place.face_up
+        t.face_ok += ok
+        if not ok:
+            seen = "up" if not truth.place.face_up else "down"
+            t.failures.append(f"{tag} {truth.place.code} {truth.place.zone} up={truth.place.face_up} "
+                              f"visible={truth.visible:.2f}: called {seen}")
+    for di, c in enumerate(det.cards):
+        if di not in used:
+            t.failures.append(f"{tag} detection at {np.round(c.polygon.mean(axis=0)).astype(int).tolist()} "
+                              f"up={c.face_up}: matches no card")
+    return t
+
+
+def wood_grain(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A multiplier field (H×W float32) that turns the renderer's smooth cloth into a wood-grain table:
+    1 + 0.18 × broad wavy bands (a 60–150 mm period, planks, at the renderer's scale; bent by a slow
+    wave) + 0.05 × a fine grain along them (3–6 mm) + 0.08 × slow blotches. The bands are what a real
+    wood table shows a camera, and they fail the smooth-table test (single.smooth_table_share) as a real
+    one does; a finer grain alone does not (the test's 32×24 thumbnail averages it out)."""
+    w, h = size
+    ang = rng.uniform(0, np.pi)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = x * np.cos(ang) + y * np.sin(ang)
+    v = -x * np.sin(ang) + y * np.cos(ang)
+    mm = w / 1000.0  # the renderer's table is ~1000 mm across the frame
+    broad = rng.uniform(60, 150) * mm
+    bend = rng.uniform(0.3, 1.0) * broad * np.sin(2 * np.pi * u / (w * rng.uniform(0.2, 0.5))
+                                                  + rng.uniform(0, 2 * np.pi))
+    bands = np.sin(2 * np.pi * (v + bend) / broad)
+    fine = np.sin(2 * np.pi * (v + bend) / (rng.uniform(3, 6) * mm))
+    blot = cv2.resize(rng.normal(0, 1, (6, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    return (1.0 + 0.18 * bands + 0.05 * fine + 0.08 * blot).astype(np.float32)
+
+
+def per_card_frames(n: int, size: tuple[int, int], seed: int, tables: tuple[str, ...]
+                    ) -> Iterator[tuple[str, object, str]]:
+    """(table, frame, tag): n random hands (a new table look every 10 frames, hole cards exposed 15 % of
+    the time as in `evaluate.accuracy_frames`), each rendered on every table of `tables` with the same
+    cards, light and camera, JPEG q85."""
+    from controller.vision.render import felt_texture, random_hand, random_light, random_look, render
+
+    rng = np.random.default_rng(seed)
+    look = random_look(rng)
+    for i in range(n):
+        if i and i % 10 == 0:
+            look = random_look(rng)
+        places = random_hand(rng, look.seats, p_exposed=0.15)
+        light = random_light(rng)
+        fseed = int(rng.integers(1 << 30))
+        for table in tables:
+            felt = None
+            if table == "wood":
+                cv2.setRNGSeed(fseed + 1)  # felt_texture draws its fine texture from OpenCV's generator
+                felt = felt_texture(look, size, fseed + 1) \
+                    * wood_grain(size, np.random.default_rng(fseed + 2))[:, :, None]
+            elif table != "felt":
+                raise ValueError(f"unknown table {table!r} (felt, wood)")
+            frame = render(look, places, light, size, seed=fseed, felt=felt)
+            ok, enc = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            if ok:
+                frame = replace(frame, image=cv2.imdecode(enc, cv2.IMREAD_COLOR))
+            yield table, frame, f"{table} {size[0]}x{size[1]} seed{seed} frame{i}"
+
+
+def score_per_card(n: int, sizes: list[tuple[int, int]], seed: int, tables: tuple[str, ...],
+                   peer: str | None = None) -> tuple[dict[str, CardTally], dict[str, float]]:
+    """Per table and size ("felt 640x480"), and per table over the sizes ("felt"); with `peer` (a commit),
+    the same for that commit's single-frame detector (keys "peer felt", …), run on the same frames in
+    the same process, and the CPU seconds of `find_cards` (with the smooth-table test) and of the whole
+    `detect_single` of both, timed frame by frame in turn (the second dict: "find now", "find peer",
+    "detect now", "detect peer", "frames")."""
+    out: dict[str, CardTally] = {}
+    times: dict[str, float] = {"frames": 0.0}
+    ps = None
+    if peer is not None:
+        from bench.vision_stages import load_peer
+
+        ps = load_peer(peer)["single"]
+    from controller.vision import single
+
+    def clock(key: str, fn: Callable[[], object]) -> object:
+        t0 = time.process_time()
+        got = fn()
+        times[key] = times.get(key, 0.0) + time.process_time() - t0
+        return got
+
+    for size in sizes:
+        for table, frame, tag in per_card_frames(n, size, seed, tables):
+            img = frame.image  # type: ignore[attr-defined]
+            runs = [("", single)] + ([("peer ", ps)] if ps is not None else [])
+            if ps is not None and not times["frames"]:
+                for _, mod in runs:  # warm-up: the first calls load models and fill caches
+                    mod.detect_single(img)
+            if int(times["frames"]) % 2:
+                runs.reverse()  # each goes first every other frame
+            for prefix, mod in runs:
+                who = "peer" if prefix else "now"
+                if ps is not None:
+                    clock(f"find {who}", lambda m=mod, im=img: m.find_cards(
+                        im, split=m.smooth_table_share(im) < m.FELT_SHARE))
+                mod.READS.clear()
+                det = clock(f"detect {who}", lambda m=mod, im=img: m.detect_single(im))
+                t = per_card_tally(frame, det, prefix + tag)  # type: ignore[arg-type]
+                out.setdefault(f"{prefix}{table} {size[0]}x{size[1]}", CardTally()).add(t)
+                out.setdefault(prefix + table, CardTally()).add(t)
+            times["frames"] += 1
+    return out, times
+
+
 def _print(tallies: Iterable[tuple[str, Tally]], worst: int) -> None:
     items = list(tallies)
     for name, t in items:
@@ -196,12 +404,20 @@ def main() -> None:
     ap.add_argument("--rendered", type=int, default=0, help="number of rendered frames")
     ap.add_argument("--size", default="640x480")
     ap.add_argument("--worst", type=int, default=8)
+    ap.add_argument("--per-card", type=int, default=0, metavar="N",
+                    help="per-card figures on N rendered frames per size and table")
+    ap.add_argument("--seed", type=int, default=21, help="seed of the per-card frames")
+    ap.add_argument("--sizes", default="1296x972,640x480", help="frame sizes of the per-card frames")
+    ap.add_argument("--tables", default="felt,wood", help="tables of the per-card frames (felt, wood)")
+    ap.add_argument("--failures", action="store_true", help="list every per-card miss and error")
+    ap.add_argument("--peer", help="per-card: also score and time this commit's single-frame detector "
+                                   "(loaded from git as bench/vision_stages.py does) on the same frames")
     ap.add_argument("--json", action="store_true", help="print the rates as one JSON line instead")
     ap.add_argument("--read-times", action="store_true", help="time the corner reader per face-up card")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    if args.real is None and not args.rendered:
-        ap.error("give --real FOLDER and/or --rendered N")
+    if args.real is None and not args.rendered and not args.per_card:
+        ap.error("give --real FOLDER, --rendered N and/or --per-card N")
     result: dict[str, dict[str, float | None]] = {}
     if args.real is not None:
         tallies = score_real(args.real, args.truth or args.real / "truth.csv")
@@ -219,6 +435,27 @@ def main() -> None:
         result["rendered"] = t.rates()
         if not args.json:
             _print([("render", t)], args.worst)
+    if args.per_card:
+        sizes = [(int(a), int(b)) for a, b in (v.split("x") for v in args.sizes.split(","))]
+        cards, times = score_per_card(args.per_card, sizes, args.seed, tuple(args.tables.split(",")),
+                                      args.peer)
+        result.update({"per-card " + k: v.rates() for k, v in cards.items()})
+        if not args.json:
+            def order(kv: tuple[str, CardTally]) -> tuple[bool, bool, str]:
+                peer = kv[0].startswith("peer")
+                return peer, len(kv[0].split()) == 1 + peer, kv[0]
+
+            for k, v in sorted(cards.items(), key=order):
+                print(v.line(k))
+                if args.failures and not k.startswith("peer") and len(k.split()) > 1:
+                    print("\n".join("  " + f for f in v.failures))
+            if args.peer:
+                n = times["frames"]
+                for what in ("find", "detect"):
+                    now, old = 1000 * times[f"{what} now"] / n, 1000 * times[f"{what} peer"] / n
+                    name = "find_cards" if what == "find" else "detect_single"
+                    print(f"{name}: now {now:.2f} ms, peer ({args.peer}) {old:.2f} ms per frame "
+                          f"({100 * (now / old - 1):+.1f} %; process CPU, {int(n)} frames)")
     if args.json:
         json.dump(result, sys.stdout)
         print()

@@ -21,6 +21,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import importlib
+import inspect
 import subprocess
 import sys
 import tempfile
@@ -84,32 +85,35 @@ def _t(out: Timer, key: str, fn: Callable[[], object]) -> object:
     return r
 
 
-def felt_stages(frame: np.ndarray, model: d.VisionModel, out: Timer, prefix: str) -> Detection:
-    """Stages of today's calibrated pipeline (detect_on_felt), cold."""
-    zones = model.scaled_zones((frame.shape[1], frame.shape[0]))
-    sc = _t(out, f"{prefix} 1 mask + blobs", lambda: d._scene(frame, model))
-    assert isinstance(sc, d._Scene)
-    groups = _t(out, f"{prefix} 2 split clusters", lambda: d.split_clusters(sc, sc.blobs))
+def felt_stages(frame: np.ndarray, model: object, out: Timer, prefix: str, dm: ModuleType = d) -> Detection:
+    """Stages of the batched calibrated pipeline (detect_on_felt) of module `dm` (today's detect, or a
+    peer's that has it), cold."""
+    zones = model.scaled_zones((frame.shape[1], frame.shape[0]))  # type: ignore[attr-defined]
+    sc = _t(out, f"{prefix} 1 mask + blobs", lambda: dm._scene(frame, model))
+    groups = _t(out, f"{prefix} 2 split clusters", lambda: dm.split_clusters(sc, sc.blobs))  # type: ignore[attr-defined]
     assert isinstance(groups, list)
     t0 = CLOCK()
-    d.orient_clusters(frame, sc, sc.blobs, groups, model, zones, read=False)
+    dm.orient_clusters(frame, sc, sc.blobs, groups, model, zones, read=False)  # type: ignore[attr-defined]
     face = CLOCK() - t0
     key = f"{prefix} 3 face up/down, zones, hidden faces"
     out[key] = out.get(key, 0.0) + face
     t0 = CLOCK()
-    got = d.orient_clusters(frame, sc, sc.blobs, groups, model, zones)
+    got = dm.orient_clusters(frame, sc, sc.blobs, groups, model, zones)  # type: ignore[attr-defined]
     # Face and read together, less the face alone (just timed on the same clusters): the read's share.
     key = f"{prefix} 4 rank+suit (glyphs)"
     out[key] = out.get(key, 0.0) + max(0.0, CLOCK() - t0 - face)
-    return d.Detection(cards=tuple(c for g in got for c in g), card_long_px=sc.long / sc.scale)
+    return d.Detection(cards=tuple(c for g in got for c in g), card_long_px=sc.long / sc.scale)  # type: ignore[attr-defined]
 
 
 Detection = d.Detection
 
 
 def peer_felt_stages(pd: ModuleType, frame: np.ndarray, model: object, out: Timer) -> None:
-    """The same stages of the peer's calibrated pipeline (one cluster at a time: `_Scene.quads`,
-    `_group_cards`), cold."""
+    """The same stages of the peer's calibrated pipeline, cold: its batched path when it has one
+    (`split_clusters`, as today's), else one cluster at a time (`_Scene.quads`, `_group_cards`)."""
+    if hasattr(pd, "split_clusters") and hasattr(pd, "orient_clusters"):
+        felt_stages(frame, model, out, "peer felt", pd)
+        return
     zones = model.scaled_zones((frame.shape[1], frame.shape[0]))  # type: ignore[attr-defined]
     sc = _t(out, "peer felt 1 mask + blobs", lambda: pd._scene(frame, model))
     groups = []
@@ -121,15 +125,32 @@ def peer_felt_stages(pd: ModuleType, frame: np.ndarray, model: object, out: Time
            lambda g=g: pd._group_cards(frame, g, sc, model, zones, read=False) if g.quads else ())
 
 
-def single_stages(frame: np.ndarray, out: Timer, prefix: str) -> int:
+def single_stages(frame: np.ndarray, out: Timer, prefix: str, sm: ModuleType = s) -> int:
+    """Stages of single-frame mode of module `sm` (today's single, or a peer's): the stages it lacks are
+    not timed (a peer before the pile split has no stage 2b; its face test sees no occlusion order)."""
     key = f"{prefix} 1 find (level cuts, split)"
-    smooth = _t(out, key, lambda: s.smooth_table_share(frame) >= s.FELT_SHARE)
-    found = _t(out, key, lambda: s.find_cards(frame, split=not smooth)[0])
+    smooth = _t(out, key, lambda: sm.smooth_table_share(frame) >= sm.FELT_SHARE)
+    got = _t(out, key, lambda: sm.find_cards(frame, split=not smooth))
+    assert isinstance(got, tuple)
+    found, long = got
+    # As detect_single calls it: since the sixth round with the level cuts' card size (when they found any).
+    args = (long if found else None,) if "long" in inspect.signature(sm._felt_cards).parameters else ()
+    found = _t(out, f"{prefix} 2 felt-model merge", lambda: sm._felt_cards(frame, found, bool(smooth), *args))
     assert isinstance(found, list)
-    found = _t(out, f"{prefix} 2 felt-model merge", lambda: s._felt_cards(frame, found, bool(smooth)))
-    assert isinstance(found, list)
-    ups = _t(out, f"{prefix} 3 face up/down",
-             lambda: [f.quad for f in found if s.is_face_up(s.face_features(frame, f.quad))])
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if hasattr(sm, "split_piles"):
+        found = _t(out, f"{prefix} 2b pile split (inner edge)", lambda: sm.split_piles(grey, found))
+        assert isinstance(found, list)
+
+    def faces() -> list[np.ndarray]:
+        if hasattr(sm, "covers"):
+            cover = sm.covers(found, grey)
+        else:  # a peer whose face test knows no occlusion order
+            cover = [sm._overlapping(found, i) for i in range(len(found))]
+        return [f.quad for f, others in zip(found, cover, strict=True)
+                if sm.is_face_up(sm.face_features(frame, f.quad, others))]
+
+    ups = _t(out, f"{prefix} 3 face up/down", faces)
     assert isinstance(ups, list)
     _t(out, f"{prefix} 4 rank+suit (index model)", lambda: [read_code(frame, q) for q in ups])
     return len(ups)
@@ -205,18 +226,21 @@ def main() -> None:
         scores["reference"].add(score_frame(fr, d.detect(fr.image, ref_model)))
         scores["peer felt"].add(score_frame(fr, pd.detect(fr.image, _peer_model(pd, model))))
         scores["peer reference"].add(score_frame(fr, pd.detect(fr.image, _peer_model(pd, ref_model))))
+    ps = peer["single"]
     for fr, _, _ in rendered:
         single_stages(fr.image, t, "single")
+        single_stages(fr.image, t, "peer single", ps)
         s.READS.clear()
         _t(t, "now single: whole detect", lambda fr=fr: d.detect(fr.image, d.VisionModel()))
-        peer["single"].READS.clear()
-        _t(t, "peer single: whole detect", lambda fr=fr: peer["single"].detect_single(fr.image))
+        ps.READS.clear()
+        _t(t, "peer single: whole detect", lambda fr=fr: ps.detect_single(fr.image))
     for img in real:
         single_stages(img, t, "real")
+        single_stages(img, t, "peer real", ps)
         s.READS.clear()
         _t(t, "now real: whole detect", lambda img=img: d.detect(img, d.VisionModel()))
-        peer["single"].READS.clear()
-        _t(t, "peer real: whole detect", lambda img=img: peer["single"].detect_single(img))
+        ps.READS.clear()
+        _t(t, "peer real: whole detect", lambda img=img: ps.detect_single(img))
     # The daemon's video: each table's frame seen again (a steady table), with the scene memory.
     for fr, model, _ in rendered:
         mem = d.SceneMemory()
@@ -234,7 +258,7 @@ def main() -> None:
 
     calibrated = n_r * args.rounds
     for group, n in (("felt", calibrated), ("peer felt", calibrated), ("reference", calibrated),
-                     ("single", n_r), ("real", n_p)):
+                     ("single", n_r), ("peer single", n_r), ("real", n_p), ("peer real", n_p)):
         keys = sorted(k for k in t if k.startswith(group + " ") and k[len(group) + 1].isdigit())
         for k in keys:
             row(k, t[k], n)

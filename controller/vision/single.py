@@ -20,9 +20,9 @@ from controller.vision.detect import (
     Detection,
     VisionModel,
     _Blob,
-    _locate,
     _poly_basis,
     _refine,
+    _scene,
     _seg_dist,
     _split,
     min_channel,
@@ -50,6 +50,7 @@ class Found:
     quad: np.ndarray  # 4×2 frame pixels, portrait order
     fill: float  # rectangularity of the region it came from (1.0 for split cards is not claimed: 0.0)
     dark: bool  # found as a region darker than its surroundings (a dark deck)
+    piled: bool = False  # already looked at for a pile's inner edge (`pile_pair`): split_piles skips it
 
 
 def _levels(gray: np.ndarray) -> np.ndarray:
@@ -296,18 +297,32 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
     max_area = MAX_AREA * gray.shape[0] * gray.shape[1]
     rects, groups = _components(gray, small, min_area, max_area)
     cards = [(_fit_sides(r[0], r[3]), r[1], r[2], r[3]) for r in _nms(rects, small)]
-    longs = [_long_side(r[0]) for r in cards]
+    full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if scale < 1 else gray
+    # Two cards squared up (a hole pair) make one card-like rectangle: the top card's own edge across it
+    # tells (pile_pair). The typical card size is then the top card's, not the pair's (a table before the
+    # flop shows nothing but pairs), and where this finder splits piles itself (`split`) the pair is its
+    # two cards; on a smooth table the felt model splits them (its cards replace the rectangle).
+    piles = [pile_pair(full, r[0] / scale) if _aspect(r[0]) < PILE_ASPECT else None for r in cards]
+    longs = [_long_side(r[0]) if p is None else _long_side(p[0]) * scale
+             for r, p in zip(cards, piles, strict=True)]
     long = float(np.median(longs)) if longs else 0.2 * side
     # Cards smaller than half the typical card are pips or print on a card (a big ace's suit), not cards.
-    cards = [r for r, ln in zip(cards, longs, strict=True) if ln > 0.55 * long]
+    keep = [ln > 0.55 * long for ln in longs]
+    pairs = [(p, r[2]) for r, p, k in zip(cards, piles, keep, strict=True) if k and p is not None and split]
+    # Rectangles looked at and found no pile need no second look (split_piles); a pair left whole for the
+    # felt model gets one after it, if the felt model has not split it.
+    looked = {id(r[0]) for r, p in zip(cards, piles, strict=True)
+              if p is None and _aspect(r[0]) < PILE_ASPECT}
+    cards = [r for r, p, k in zip(cards, piles, keep, strict=True) if k and (p is None or not split)]
     cards, unions = _pairs_apart(cards)
     groups += [(np.round(u).astype(np.int32).reshape(-1, 1, 2), d) for u, d in unions]
-    full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if scale < 1 else gray
     search = max(2.0, 2.5 / scale)
-    found = [Found(quad=portrait(refine_quad(full, r[0] / scale, search)), fill=r[1], dark=r[2])
-             for r in cards]
+    found = [Found(quad=portrait(refine_quad(full, r[0] / scale, search)), fill=r[1], dark=r[2],
+                   piled=id(r[0]) in looked) for r in cards]
+    found += [Found(quad=portrait(q), fill=0.0, dark=d, piled=True) for p, d in pairs for q in p]
     if split:
-        found += _split_groups(groups, [r[0] for r in cards], long, frame, small, scale)
+        taken = [r[0] for r in cards] + [q * scale for p, _ in pairs for q in p]
+        found += _split_groups(groups, taken, long, frame, small, scale)
         # Not on a smooth table (split false): its piles are split later by the felt model, so a pile's
         # flattened outline would clear every card found here and count as one more card.
         found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
@@ -471,7 +486,8 @@ def _pairs_apart(cards: list[_Rect]
 
 
 def _aspect(q: np.ndarray) -> float:
-    sides = np.hypot(*(q - np.roll(q, -1, axis=0)).T)
+    e = q[[1, 2, 3, 0]] - q  # (indexing, not np.roll: this runs for every card of every frame)
+    sides = np.sqrt((e * e).sum(axis=1))
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return float(max(a, b) / max(min(a, b), 1e-6))
 
@@ -535,6 +551,7 @@ class FaceFeatures:
     corner: float  # print in the most printed corner (an index even when the quad is a little off)
     mirror: float  # correlation of the card with its left-right mirror image: backs are symmetric
     white: bool = False  # the border is white or grey paper (light, nearly colourless): not a plain back
+    quiet: float = 0.0  # print in the less printed diagonal's corners (a face's bare corners: little)
     whole: bool = True  # every cell of the middle seen (no other card over it)
 
 
@@ -552,11 +569,11 @@ def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray,
     (a back's field broken by a white border looks like a face), and the top card keeps most of itself."""
     card = canonical(frame, quad, FACE).astype(np.int16)
     free = _uncovered(quad, others, frame.shape)
-    ring = np.concatenate([card[1:3, 3:-3].reshape(-1, 3), card[-3:-1, 3:-3].reshape(-1, 3),
-                           card[3:-3, 1:3].reshape(-1, 3), card[3:-3, -3:-1].reshape(-1, 3)])
+    ring = np.concatenate([card[1:2, 3:-3].reshape(-1, 3), card[-2:-1, 3:-3].reshape(-1, 3),
+                           card[3:-3, 1:2].reshape(-1, 3), card[3:-3, -2:-1].reshape(-1, 3)])
     if free is not None:
-        ring_free = np.concatenate([free[1:3, 3:-3].ravel(), free[-3:-1, 3:-3].ravel(),
-                                    free[3:-3, 1:3].ravel(), free[3:-3, -3:-1].ravel()])
+        ring_free = np.concatenate([free[1:2, 3:-3].ravel(), free[-2:-1, 3:-3].ravel(),
+                                    free[3:-3, 1:2].ravel(), free[3:-3, -2:-1].ravel()])
         if ring_free.sum() >= 12:
             ring = ring[ring_free]
     paper = np.median(ring, axis=0).astype(np.int16)
@@ -576,6 +593,7 @@ def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray,
         bl, br = ink[-13:-2, 2:9].mean(), ink[-13:-2, -9:-2].mean()
         return FaceFeatures(ink=float(centre.mean()), cell_min=float(cells.min()),
                             cell_max=float(cells.max()), asym=float((tl + br - tr - bl) / 2),
+                            quiet=float(min(tl + br, tr + bl) / 2),
                             corner=float(max(tl, tr, bl, br)), mirror=mirror, white=white)
     centre, seen = ink[9:-9, 6:-6], free[9:-9, 6:-6]
     ch, cw = centre.shape[0] // 4, centre.shape[1] // 3
@@ -594,6 +612,7 @@ def face_features(frame: np.ndarray, quad: np.ndarray, others: tuple[np.ndarray,
     seen_n = int(seen.sum())
     return FaceFeatures(ink=float((centre & seen).sum() / seen_n) if seen_n else 0.0,
                         cell_min=float(cells.min()), cell_max=float(cells.max()), asym=asym,
+                        quiet=float(min(np.mean(diag[0]), np.mean(diag[1]))) if diag[0] and diag[1] else 0.0,
                         corner=max([c for c in corners if c is not None], default=0.0), mirror=mirror,
                         white=white, whole=bool(valid.all()))
 
@@ -629,6 +648,7 @@ def _uncovered(quad: np.ndarray, others: tuple[np.ndarray, ...], shape: tuple[in
 
 
 FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
+FELT_LONG_AGREE = 0.15  # the felt model's own card size stands within this share of the level cuts' one
 
 
 def smooth_table_share(frame: np.ndarray) -> float:
@@ -647,21 +667,32 @@ def smooth_table_share(frame: np.ndarray) -> float:
     return float(keep.mean())
 
 
-def _felt_cards(frame: np.ndarray, found: list[Found], smooth: bool | None = None) -> list[Found]:
+def _felt_cards(frame: np.ndarray, found: list[Found], smooth: bool | None = None, long: float | None = None
+                ) -> list[Found]:
     """Merge in what the felt-model pipeline finds on a smooth table: it splits overlapping white-bordered
     cards (hole pairs) far better than outline cuts at work resolution, so a pile it splits replaces the
-    level-cut cards on it; a lone card it finds is added only where the cuts found nothing."""
+    level-cut cards on it; a lone card it finds is added only where the cuts found nothing.
+
+    The felt model's card size comes from its blobs that look like one card; a table showing only hole
+    pairs (before the flop) has none, and two cards squared up or board cards touching pass for one. So
+    when it disagrees with `long` (the typical card of the level cuts, frame pixels, pairs counted by
+    their top card) by more than FELT_LONG_AGREE, `long` is used: the splitter's proposals are card-sized
+    and a wrong size leaves piles unsplit or misfit (issue #18: 24 of 29 felt cards missed on 40
+    rendered frames were in three frames whose felt-model size was 1.45–1.5× the card's)."""
     if not (smooth_table_share(frame) >= FELT_SHARE if smooth is None else smooth):
         return found
-    groups, _, _ = _locate(frame, VisionModel())
+    sc = _scene(frame, VisionModel())
+    if long is not None and abs(sc.long / sc.scale - long) > FELT_LONG_AGREE * long:
+        sc.long = long * sc.scale
     out = list(found)
-    for g in groups:
-        if len(g.quads) == 1:
-            if all(_iou(g.quads[0], f.quad) < 0.3 for f in out):
-                out.append(Found(quad=g.quads[0], fill=0.0, dark=False))
+    for blob in sc.blobs:
+        quads = sc.quads(blob)
+        if len(quads) == 1:
+            if all(_iou(quads[0], f.quad) < 0.3 for f in out):
+                out.append(Found(quad=quads[0], fill=0.0, dark=False))
             continue
-        out = [f for f in out if all(_iou(f.quad, q) < 0.2 for q in g.quads)]
-        out += [Found(quad=q, fill=0.0, dark=False) for q in g.quads]
+        out = [f for f in out if all(_iou(f.quad, q) < 0.2 for q in quads)]
+        out += [Found(quad=q, fill=0.0, dark=False) for q in quads]
     return out
 
 
@@ -670,6 +701,7 @@ FIELD = 0.9  # centre print above this in every cell: a field of colour or patte
 CORNER_INDEX = 0.1  # print in one corner above this, with some print in the middle: a low card's face
 BLANK = 0.01  # middle print at most this: nothing printed there at all (a plain back)
 INDEX = 0.15  # print in the index corners beyond the other two corners: a face, whatever the centre
+QUIET = 0.5  # … as long as those two corners are mostly paper (a back's field prints all four)
 BLANK_CORNERS = 0.1  # |index-diagonal print − other corners| below this: no index to be seen
 TEXTURE = (0.3, 0.9, 0.2)  # a pattern in every cell: least cell print, most cell print, spread
 WHITE_PAPER = (110, 0.2)  # white paper: brightest channel at least this, channels within this share of it
@@ -680,7 +712,10 @@ def is_face_up(f: FaceFeatures) -> bool:
     """A face shows its index in two opposite corners and its border colour (paper) between pips or round
     a picture; a back is plain, or one field of colour or pattern over its whole centre. Courts keep
     paper round the picture and an index, so they stay faces."""
-    if f.asym > INDEX:
+    if f.asym > INDEX and f.quiet < QUIET:
+        # An index in two opposite corners and (almost) bare paper in the other two. A back's field fills
+        # all four corners: a quad a little askew on it (a hole pair's top card) lets the table or the
+        # card beneath into two opposite corners, which passes for an index diagonal (issue #18).
         return True
     if f.ink < PLAIN:
         # Little print in the middle: a plain back, or a low card (two or three pips) whose index the
@@ -725,10 +760,12 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     # splitting is the costly stage: piles are split once, by the felt model.
     smooth = smooth_table_share(frame) >= FELT_SHARE
     found, long = find_cards(frame, split=not smooth)
-    found = _felt_cards(frame, found, smooth)
+    found = _felt_cards(frame, found, smooth, long if found else None)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = split_piles(grey, found)
     cards = []
-    for i, f in enumerate(found):
-        feats = face_features(frame, f.quad, _overlapping(found, i))
+    for f, others in zip(found, covers(found, grey), strict=True):
+        feats = face_features(frame, f.quad, others)
         up = is_face_up(feats)
         code = reads.read(frame, f.quad) if up and _in_frame(f.quad, frame) else None
         cards.append(DetectedCard(polygon=f.quad, face_up=up, paper=feats.ink, card=code))
@@ -739,14 +776,213 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     return Detection(cards=marked, card_long_px=long)
 
 
-def _overlapping(found: list[Found], i: int) -> tuple[np.ndarray, ...]:
-    """Quads of the other cards that cover more than 5 % of card i (a pile: one lies on the other)."""
+def _overlapping(found: list[Found], i: int, grey: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """Quads of the other cards that cover more than 5 % of card i (a pile: one lies on the other); with
+    `grey` (the frame's grey image), less those the image shows lying under card i (see `covers`)."""
+    if grey is not None:
+        return covers(found, grey)[i]
     q = found[i].quad
     lo, hi = q.min(axis=0), q.max(axis=0)
     area = max(_area(q), 1.0)
     return tuple(f.quad for j, f in enumerate(found)
                  if j != i and (f.quad.min(axis=0) < hi).all() and (f.quad.max(axis=0) > lo).all()
                  and _overlap(f.quad, q) > 0.05 * area)
+
+
+def covers(found: list[Found], grey: np.ndarray) -> list[tuple[np.ndarray, ...]]:
+    """For every card, the quads of the other cards that cover more than 5 % of it and do not lie under
+    it: which of two overlapping cards is on top is asked once per pair (`on_top`); when the image does
+    not tell, each is judged without the part the other covers."""
+    out: list[list[np.ndarray]] = [[] for _ in found]
+    boxes = [(f.quad.min(axis=0), f.quad.max(axis=0)) for f in found]
+    areas = [max(_area(f.quad), 1.0) for f in found]
+    edges: dict[int, _Outline] = {}
+    for i, fi in enumerate(found):
+        for j in range(i + 1, len(found)):
+            fj = found[j]
+            if not ((boxes[j][0] < boxes[i][1]).all() and (boxes[j][1] > boxes[i][0]).all()):
+                continue
+            inter = _overlap(fi.quad, fj.quad)
+            over_i, over_j = inter > 0.05 * areas[i], inter > 0.05 * areas[j]
+            if not (over_i or over_j):
+                continue
+            ei = edges.setdefault(i, _Outline(fi.quad))
+            ej = edges.setdefault(j, _Outline(fj.quad))
+            top = _order(grey, ei, ej)
+            if over_i and top <= 0:
+                out[i].append(fj.quad)
+            if over_j and top >= 0:
+                out[j].append(fi.quad)
+    return [tuple(o) for o in out]
+
+
+TOP_STEP = (8.0, 1.6)  # the top card's own edge across the other: at least this step, and this × the other's
+_TT = np.linspace(0.04, 0.96, 24, dtype=np.float32)
+
+
+class _Outline:
+    """A quad's sides sampled for `on_top`: points along them, inward normals, probe distance."""
+
+    def __init__(self, quad: np.ndarray) -> None:
+        q = np.asarray(quad, np.float32)
+        along = q[[1, 2, 3, 0]] - q  # side i runs from corner i to corner i + 1
+        lens = np.sqrt((along * along).sum(axis=1))
+        n = np.stack([-along[:, 1], along[:, 0]], axis=1) / np.maximum(lens, 1e-6)[:, None]
+        n[((q.mean(axis=0) - q) * n).sum(axis=1) < 0] *= -1  # inward
+        self.quad, self.normals = q, n
+        self.d = max(1.5, 0.05 * float(min(lens[0], lens[1])))
+        self.pts = (q[:, None, :] + _TT[None, :, None] * along[:, None, :]).reshape(-1, 2)
+        self.pn = np.repeat(n, len(_TT), axis=0)
+
+    def inside_by(self, pts: np.ndarray) -> np.ndarray:
+        """How far each point lies inside the (convex) quad: its least distance to the side lines."""
+        return ((pts[:, None, :] - self.quad[None, :, :]) * self.normals[None, :, :]).sum(axis=2).min(axis=1)
+
+
+def on_top(grey: np.ndarray, a: np.ndarray, b: np.ndarray) -> int:
+    """Which of two overlapping cards lies on top: 1 for `a`, -1 for `b`, 0 when the image does not tell.
+    The top card's outline runs on across the card beneath as an edge (its border against the other's
+    print, or its paper's shadow); the outline of the card beneath is hidden under the top card, where
+    both sides of it are the top card's own surface. So the grey step across each card's sides, where
+    they run inside the other card (clear of its outline), is measured: the card whose step is clearly
+    the stronger is on top."""
+    return _order(grey, _Outline(a), _Outline(b))
+
+
+def _order(grey: np.ndarray, a: _Outline, b: _Outline) -> int:
+    keep_a = b.inside_by(a.pts) > 2.5 * a.d
+    keep_b = a.inside_by(b.pts) > 2.5 * b.d
+    na, nb = int(keep_a.sum()), int(keep_b.sum())
+    if na < 4 or nb < 4:
+        return 0
+    pa, pb = a.pts[keep_a], b.pts[keep_b]
+    oa, ob = a.d * a.pn[keep_a], b.d * b.pn[keep_b]
+    v = _sample1(grey, np.concatenate([pa + oa, pb + ob, pa - oa, pb - ob]))
+    step = np.abs(v[:na + nb] - v[na + nb:])
+    sa, sb = float(np.median(step[:na])), float(np.median(step[na:]))
+    if sa >= TOP_STEP[0] and sa >= TOP_STEP[1] * sb:
+        return 1
+    if sb >= TOP_STEP[0] and sb >= TOP_STEP[1] * sa:
+        return -1
+    return 0
+
+
+PILE_ASPECT = 1.25  # long/short below which a card's quad may be two cards squared up (a hole pair)
+PILE_STEP = 22.0  # grey step across a pile's inner edge (the top card's border against the card beneath)
+PILE_SPAN = 0.2  # … held by all but this share of the rows it crosses (a straight edge across the region)
+PILE_CARD = (1.2, 1.7)  # long/short of the top card the inner edge cuts off
+PILE_UNDER = 0.2  # the card beneath shows at least this share of the top card's width
+_PW = 48  # canonical width (px) of a quad searched for a pile's inner edge
+_SLOPES = np.linspace(-0.25, 0.25, 9, dtype=np.float32)  # inner edge's slant (x per y): cards ±14° apart
+
+
+def split_piles(grey: np.ndarray, found: list[Found]) -> list[Found]:
+    """Two cards squared up on each other (a hole pair, two cards of a muck pile) can make one filled
+    quadrilateral, nearly square, that passes for one card. What gives them away is the top card's own
+    edge: a straight step across the whole region, parallel to two of its sides, that cuts off a part of a
+    card's proportions. Such a quad is replaced by the top card (that part) and the card beneath (the
+    same size, from the far side), unless those are found already. (find_cards does this for the level
+    cuts' rectangles before it takes the typical card size: those are not looked at again.)"""
+    out = list(found)
+    for f in found:
+        if f.piled or _aspect(f.quad) >= PILE_ASPECT:
+            continue
+        pair = pile_pair(grey, f.quad)
+        if pair is None:
+            continue
+        new = [q for q in pair if all(_iou(q, o.quad) < SAME for o in out if o is not f)]
+        if new:
+            out = [o for o in out if o is not f]
+            out += [Found(quad=portrait(q), fill=0.0, dark=f.dark, piled=True) for q in new]
+    return out
+
+
+def pile_pair(grey: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(top card, card beneath) when the quad holds a pile's inner edge (see split_piles), else None.
+    The quad is warped to a canonical rectangle and every straight line across it, parallel to one pair
+    of its sides within ±14° (cards of a pair lie a little askew), is scored by the grey step between
+    points a little either side of it (a step, not a thin line: a striped back's stripes are the same
+    on both sides), held along most of its length."""
+    q = np.asarray(quad, np.float32)
+    e = q[[1, 2, 3, 0]] - q
+    sides = np.sqrt((e * e).sum(axis=1))
+    wa, wb = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if min(wa, wb) < 12:
+        return None
+    k = _PW / max(wa, wb)
+    w, h = max(8, round(wa * k)), max(8, round(wb * k))
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    hom = cv2.getPerspectiveTransform(q, dst)
+    img = cv2.warpPerspective(grey, hom, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)
+    best: tuple[float, np.ndarray] | None = None
+    for t, (cw, ch) in ((False, (w, h)), (True, (h, w))):
+        # Only where the edge would cut off a part of a card's proportions with the card beneath showing.
+        lo, hi = max(ch / PILE_CARD[1], 0.12 * cw), min(ch / PILE_CARD[0], 0.88 * cw, cw / (1 + PILE_UNDER))
+        if lo > hi:
+            continue
+        xs = np.arange(np.ceil(lo), np.floor(hi) + 1, dtype=np.float32)
+        xs = np.unique(np.concatenate([xs, cw - xs]))
+        a = img.T if t else img
+        got = _inner_edge(a, xs)
+        if got is None:
+            continue
+        x0, slope, score = got
+        rect = _pile_rects(x0, slope, cw, ch)
+        if rect is None:
+            continue
+        if t:
+            rect = rect[:, :, ::-1]
+        if best is None or score > best[0]:
+            best = (score, rect)
+    if best is None:
+        return None
+    inv = np.linalg.inv(hom)
+    top, under = (cv2.perspectiveTransform(r.reshape(-1, 1, 2), inv).reshape(4, 2) for r in best[1])
+    return top.astype(np.float32), under.astype(np.float32)
+
+
+def _inner_edge(a: np.ndarray, xs: np.ndarray) -> tuple[float, float, float] | None:
+    """(x at the middle row, slope, step) of the strongest straight step across the image's rows through
+    one of the positions `xs`, when it holds along most rows (PILE_STEP, PILE_SPAN)."""
+    h = a.shape[0]
+    d = max(1.5, 0.035 * h)  # ~3 mm of a card's long side: inside the top card's border
+    ys = np.arange(round(0.08 * h), round(0.92 * h), 2, dtype=np.float32)  # every other row: speed
+    yc = (h - 1) / 2
+    # x of every line (slope, x0) at every row: S×X×R
+    x = xs[None, :, None] + _SLOPES[:, None, None] * (ys[None, None, :] - yc)
+    yy = np.broadcast_to(ys[None, None, :], x.shape)
+    left = cv2.remap(a, (x - d).reshape(1, -1), yy.reshape(1, -1), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).reshape(x.shape)
+    right = cv2.remap(a, (x + d).reshape(1, -1), yy.reshape(1, -1), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE).reshape(x.shape)
+    diff = np.sort(right - left, axis=2)  # (a sort: np.quantile is 20× slower on these small rows)
+    # A card's edge steps one way along its whole length: the share of rows below the step is what counts.
+    k = int(PILE_SPAN * (len(ys) - 1))
+    step = np.maximum(diff[:, :, k], -diff[:, :, len(ys) - 1 - k])
+    i, j = np.unravel_index(int(np.argmax(step)), step.shape)
+    if step[i, j] < PILE_STEP:
+        return None
+    return float(xs[j]), float(_SLOPES[i]), float(step[i, j])
+
+
+def _pile_rects(x0: float, slope: float, w: int, h: int) -> np.ndarray | None:
+    """The top card and the card beneath (2×4×2, canonical pixels) for an inner edge x = x0 + slope ×
+    (y − middle): the top card runs from the edge to the far side of the part of card proportions, the
+    card beneath is as wide from the other side."""
+    yc = (h - 1) / 2
+    xt, xb = x0 - slope * yc, x0 + slope * (h - 1 - yc)  # the edge at the top and bottom rows
+    for part in (x0, w - x0):  # the top card on the left, or on the right of the edge
+        rest = w - part
+        if not (PILE_CARD[0] <= h / part <= PILE_CARD[1] and rest >= PILE_UNDER * part):
+            continue
+        if part == x0:
+            top = np.float32([[0, 0], [xt, 0], [xb, h], [0, h]])
+            under = np.float32([[w - part, 0], [w, 0], [w, h], [w - part, h]])
+        else:
+            top = np.float32([[xt, 0], [w, 0], [w, h], [xb, h]])
+            under = np.float32([[0, 0], [part, 0], [part, h], [0, h]])
+        return np.stack([top, under])
+    return None
 
 
 BOARD_PITCH = (0.8, 1.8)  # neighbouring board cards: centre distance in card widths

@@ -220,3 +220,83 @@ def test_a_dotted_back_seen_through_a_quad_inside_its_border_is_a_back() -> None
     f = single.face_features(frame, inside)
     assert not f.white and f.ink > single.PLAIN and f.cell_min < 0.75, f  # not the plain or field rule
     assert not single.is_face_up(f)
+
+
+def _back(frame: np.ndarray, quad: np.ndarray, stripes: bool = True) -> None:
+    """A card back: white border, blue field, with light stripes along its long side or plain."""
+    cv2.fillPoly(frame, [np.round(quad).astype(np.int32)], (245, 245, 245))
+    c = quad.mean(axis=0)
+    inner = c + (quad - c) * np.float32([0.86, 0.9])
+    cv2.fillPoly(frame, [np.round(inner).astype(np.int32)], (150, 70, 30))
+    x0, y0 = inner.min(axis=0).astype(int)
+    x1, y1 = inner.max(axis=0).astype(int)
+    for x in range(x0 + 4, x1 - 2, 9) if stripes else ():
+        cv2.line(frame, (x, y0 + 2), (x, y1 - 2), (190, 150, 120), 2)
+
+
+def _squared_pair(stripes: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two backs (126 × 176 px, a poker card's shape) squared up, the top one 54 px to the right: their
+    outline is a near-square rectangle, one filled region at every grey level."""
+    frame = np.full((420, 520, 3), (40, 90, 40), np.uint8)
+    under = np.float32([[150, 120], [276, 120], [276, 296], [150, 296]])
+    top = under + np.float32([54, 0])
+    _back(frame, under, stripes)
+    _back(frame, top, stripes)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
+    return frame, under, top
+
+
+def test_a_squared_hole_pair_is_split_at_the_top_cards_own_edge() -> None:
+    """The pair's outline (180 × 176) passes for one card; the top card's edge runs straight across it
+    and cuts off a part of a card's shape: the top card, and the card beneath from the other side."""
+    frame, under, top = _squared_pair()
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    union = np.float32([[150, 120], [330, 120], [330, 296], [150, 296]])
+    pair = single.pile_pair(grey, union)
+    assert pair is not None
+    assert single._iou(pair[0], top) > 0.85 and single._iou(pair[1], under) > 0.85
+    got = single.split_piles(grey, [single.Found(quad=union, fill=0.9, dark=False)])
+    assert len(got) == 2
+
+
+def test_the_card_on_top_of_a_pair_is_judged_whole() -> None:
+    """The image tells which card of a pair lies on top: the top card's edge shows across the card
+    beneath, whose own edge is hidden. (Plain fields here: stripes running along the hidden side, one
+    probe on a stripe and one off it, fake a step there; `on_top` then says it cannot tell.)"""
+    frame, under, top = _squared_pair(stripes=False)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert single.on_top(grey, top, under) == 1 and single.on_top(grey, under, top) == -1
+    # The top card is judged whole (a back), not on the strip the card beneath leaves it.
+    found = [single.Found(quad=top, fill=0.0, dark=False), single.Found(quad=under, fill=0.0, dark=False)]
+    assert single._overlapping(found, 0, grey) == ()
+    assert len(single._overlapping(found, 1, grey)) == 1
+    assert not single.is_face_up(single.face_features(frame, top, single._overlapping(found, 0, grey)))
+
+
+def test_a_single_card_with_a_column_of_pips_is_not_split() -> None:
+    """A face squeezed nearly square (a stretched photo): its pips' columns are no straight edge across
+    the card, so it stays one card."""
+    frame = np.full((420, 520, 3), (40, 90, 40), np.uint8)
+    card = np.float32([[150, 120], [320, 120], [320, 296], [150, 296]])
+    cv2.fillPoly(frame, [card.astype(np.int32)], (245, 245, 245))
+    for x in (200, 270):
+        for y in (150, 195, 240, 270):
+            cv2.circle(frame, (x, y), 12, (30, 30, 30), -1)
+    grey = cv2.cvtColor(cv2.GaussianBlur(frame, (0, 0), 0.8), cv2.COLOR_BGR2GRAY)
+    assert single.pile_pair(grey, card) is None
+
+
+def test_a_back_seen_through_a_quad_askew_stays_a_back() -> None:
+    """A quad a few degrees askew on a back lets the table into two opposite corners: print differs
+    between the diagonals as a face's index does, but a back's field fills the other two corners."""
+    frame = np.full((400, 400, 3), (40, 90, 40), np.uint8)
+    card = np.float32([[130, 100], [256, 100], [256, 276], [130, 276]])
+    _back(frame, card)
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
+    c = card.mean(axis=0)
+    a = np.deg2rad(5)
+    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    askew = (card - c) @ rot.T + c
+    f = single.face_features(frame, askew)
+    assert f.asym > single.INDEX or -f.asym > single.INDEX or f.quiet >= single.QUIET, f
+    assert not single.is_face_up(f)
