@@ -214,6 +214,8 @@ class BettingRound:
 
     def tick(self, t: float) -> list[Finding]:
         """Time passes: ACTION_TIME once per turn, DEAD_HAND_CLOCK when a called clock ran out."""
+        if self._clock_deadline is None and t - self._turn_t <= self._limit:
+            return []  # the usual case, asked at every event of a round: no clock called, a young turn
         seat = self.to_act
         if seat is None:
             return []

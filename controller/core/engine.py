@@ -109,11 +109,12 @@ class Engine:
     # --- the one entry point ----------------------------------------------------------------------
     def feed(self, event: Event) -> list[Outcome]:
         self.stats["events"] += 1
-        if event.t < self.last_t:
-            return self._alerts(event.t, [Finding(code="BAD_EVENT", message=(
-                f"{event.TYPE} event at t={event.t} is earlier than the previous event (t={self.last_t}); "
+        t = event.t
+        if t < self.last_t:
+            return self._alerts(t, [Finding(code="BAD_EVENT", message=(
+                f"{event.TYPE} event at t={t} is earlier than the previous event (t={self.last_t}); "
                 f"event not applied"))])
-        self.last_t = event.t
+        self.last_t = t
         if self.strict:
             return self._dispatch[type(event)](event)
         try:
@@ -330,7 +331,6 @@ class Engine:
                 top = self.profile.max_seats
                 return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
             known = self._zone_kinds[zone] = (seat, zone if seat is None else "hole")
-        seat = known[0]
         card = ev.card
         if card is None:
             uid = ev.uid
@@ -351,14 +351,13 @@ class Engine:
                 if isinstance(ev, CardGone):
                     return []
                 return self._alerts(ev.t, [Finding(code="FOREIGN_CARD", message=(
-                    f"Card in zone {zone}: {res.foreign}"), seat=seat)])
+                    f"Card in zone {zone}: {res.foreign}"), seat=known[0])])
             card = res.card
-        cls = type(ev)
-        kind = known[1] if cls is CardSeen else _CARD_KIND[cls]  # a card arriving: its zone's kind
-        # `_hand` inlined: card events are most of a stud hand's (replay speed, issue 13).
+        # `_hand` inlined: card events are most of a stud hand's (replay speed, issue 13). A card arriving
+        # is of its zone's kind; where the event happened is read before it moves the hand on.
         hand = self.current
         phase, street_i = hand.phase, hand.street_i
-        findings = hand.dispatch(kind, ev, card)
+        findings = hand.dispatch(known[1] if type(ev) is CardSeen else _CARD_KIND[type(ev)], ev, card)
         return self._hand_alerts(hand, phase, street_i, ev, findings) if findings else []
 
     def _unread_card(self, ev: CardSeen | CardGone) -> str | None:

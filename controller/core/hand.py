@@ -72,12 +72,13 @@ class Hand(DealPart, BoardPart):
             # Said once: from here the core follows what the table did; nothing of that correction is
             # owed any more, so its later steps cannot raise a cascade of follow-up alerts.
             self.accept_as_played()
-        rnd = self.round
-        if rnd is not None and self.phase == BETTING:
-            ticked = rnd.tick(ev.t)
-            if ticked:
-                out += ticked
-                out += self._after_round_change(ev.t)
+        if self.phase == BETTING:  # the phase first: most card events come outside a betting round
+            rnd = self.round
+            if rnd is not None:
+                ticked = rnd.tick(ev.t)
+                if ticked:
+                    out += ticked
+                    out += self._after_round_change(ev.t)
         if out:  # most events raise nothing: skip the scans below (replay speed, issue 13)
             self._after_findings(out)
         return out
@@ -386,6 +387,12 @@ class Hand(DealPart, BoardPart):
         assert card is not None
         zone = getattr(ev, "zone", "")
         if not self.zones.take(card, zone):
+            return []
+        if zone != "burn" and self.phase in (SHOWDOWN, ENDED):
+            # The cards gathered after the betting (most of a stud hand's card events): a board or seat
+            # card leaving tells nothing now, so skip the checks below (replay speed, issue 13).
+            if self.must_leave and self.must_leave.get(card) == zone:
+                del self.must_leave[card]
             return []
         seat = _seat_of(zone)
         out: list[Finding] = []
