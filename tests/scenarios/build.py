@@ -936,6 +936,12 @@ def f_refused_raise_stands() -> Scenario:
 
 
 
+def _three_checked_down(s: Scenario, **stacks: int) -> Scenario:
+    """Seats 2, 3 and 4 check the turn and river; seat 2 shows and wins; settled with these stacks."""
+    _checks_to_showdown(s, (2, 3, 4), (3, 4))
+    return s.settle(**stacks)
+
+
 def _under_bet(s: Scenario) -> Scenario:
     """cuca: on the flop seat 2 bets 75, below the big blind but more than half of it: it stands as a bet
     that must be completed to 100 (001 §8)."""
@@ -950,8 +956,7 @@ def f_under_bet_ignored() -> Scenario:
                                         "bet is taken as played (75); seat 4 calls 75, checked down, seat 2 "
                                         "wins 525")
     _under_bet(s).act(3, "call", 75).expect("CORRECTION_NOT_FOLLOWED", 2, "flop").act(4, "call", 75)
-    _checks_to_showdown(s, (2, 3, 4), (3, 4))
-    return s.settle(s1=10000, s2=10350, s3=9825, s4=9825)
+    return _three_checked_down(s, s1=10000, s2=10350, s3=9825, s4=9825)
 
 
 @scenario
@@ -962,8 +967,7 @@ def f_under_bet_ruling_accept() -> Scenario:
     _under_bet(s).e("console", button="floor").expect("FLOOR_CALLED", None, "flop")
     s.e("console", button="ruling", ruling="accept").expect("FLOOR_RULING", None, "flop")
     s.act(3, "call", 75).act(4, "call", 75)
-    _checks_to_showdown(s, (2, 3, 4), (3, 4))
-    return s.settle(s1=10000, s2=10350, s3=9825, s4=9825)
+    return _three_checked_down(s, s1=10000, s2=10350, s3=9825, s4=9825)
 
 
 @scenario
@@ -976,8 +980,7 @@ def f_under_raise_call_ignored() -> Scenario:
     s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "raise", 250)
     s.expect("BET_BELOW_MINIMUM", 3, "flop").act(4, "call", 250).expect("CORRECTION_NOT_FOLLOWED", 3, "flop")
     s.act(2, "call", 250)
-    _checks_to_showdown(s, (2, 3, 4), (3, 4))
-    return s.settle(s1=10000, s2=10700, s3=9650, s4=9650)
+    return _three_checked_down(s, s1=10000, s2=10700, s3=9650, s4=9650)
 
 
 @scenario
@@ -990,8 +993,7 @@ def f_call_short_left() -> Scenario:
     s.setup().start().deal().act(4, "call", 60).expect("CALL_SHORT", 4, "preflop")
     s.act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", 4, "preflop").gone("seat1", "2h").card("muck", "2h")
     s.gone("seat1", "6c").card("muck", "6c").act(2, "call", 100).act(3, "check").flop().checks((2, 3, 4))
-    _checks_to_showdown(s, (2, 3, 4), (3, 4))
-    return s.settle(s1=10000, s2=10160, s3=9900, s4=9940)
+    return _three_checked_down(s, s1=10000, s2=10160, s3=9900, s4=9940)
 
 
 @scenario
@@ -1042,8 +1044,7 @@ def f_string_bet_stands() -> Scenario:
     s.setup().start().deal().preflop().flop().act(2, "bet", 100).e("chips", seat=2, amount=200)
     s.expect("STRING_BET", 2, "flop").act(3, "call", 200).expect("CORRECTION_NOT_FOLLOWED", 2, "flop")
     s.act(4, "call", 200)
-    _checks_to_showdown(s, (2, 3, 4), (3, 4))
-    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+    return _three_checked_down(s, s1=10000, s2=10600, s3=9700, s4=9700)
 
 
 @scenario
@@ -1380,8 +1381,7 @@ def l_fixed_limit_cap() -> Scenario:
     _limit_setup(s, {"limit": "fixed"}).start().deal().preflop().flop()
     s.act(2, "bet", 100).act(3, "raise", 200).act(4, "raise", 300).act(2, "raise", 400)
     s.act(3, "raise", 500).expect("BET_ABOVE_LIMIT", 3, "flop").act(4, "call", 400)
-    _checks_to_showdown(s, (2, 3, 4), (3, 4))
-    return s.settle(s1=10000, s2=11000, s3=9500, s4=9500)
+    return _three_checked_down(s, s1=10000, s2=11000, s3=9500, s4=9500)
 
 
 @scenario

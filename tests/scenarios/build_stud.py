@@ -1530,12 +1530,15 @@ def _short_all_in_over_bring_in(s: Stud) -> Stud:
 
 
 def _all_in_run_out(s: Stud) -> Stud:
-    """Seats 1 (all in) and 2 get 4th to 7th street without betting; seat 1 shows aces and wins."""
+    """Seats 1 (all in) and 2 get 4th to 7th street without betting; seat 1 shows first (no bet on 7th)
+    and its aces win; seat 2 mucks. The session ends with seat 2 having called the all-in's 15."""
     for name in ("fourth", "fifth", "sixth", "seventh"):
         s.street(name, seats=(1, 2), up=name != "seventh")
+    s.expect("SHOWDOWN_ORDER", 1, "showdown")
     for c in (*DOWN[1], "Th"):
         s.e("exposed", zone="seat1", card=c)
-    return s.muck(2, (*DOWN[2], "6d"))
+    s.muck(2, (*DOWN[2], "6d"))
+    return s.end(1, s1=60, s2=980, s3=995, s4=985)
 
 
 @stud
@@ -1547,9 +1550,7 @@ def short_all_in_then_completed_pot() -> Scenario:
              "reading; 002 is silent); seats 3 and 4 fold, seat 2's 10 over the all-in go back; the cards "
              "are dealt out, seat 1's aces win")
     _short_all_in_over_bring_in(s).act(2, "raise", 25).fold(3).fold(4)
-    s.expect("UNCALLED_BET", 2, "showdown")
-    _all_in_run_out(s.expect("SHOWDOWN_ORDER", 1, "showdown"))
-    return s.end(1, s1=60, s2=980, s3=995, s4=985)
+    return _all_in_run_out(s.expect("UNCALLED_BET", 2, "showdown"))
 
 
 @stud
@@ -1560,9 +1561,7 @@ def short_all_in_completion_short_pot() -> Scenario:
              "most half the increment (cuca, 001 §8): a call to 15, 5 go back; seats 3 and 4 fold; dealt "
              "out, seat 1's aces win")
     _short_all_in_over_bring_in(s).act(2, "raise", 20).expect("BET_BELOW_MINIMUM", 2, "third")
-    s.fold(3).fold(4)
-    _all_in_run_out(s.expect("SHOWDOWN_ORDER", 1, "showdown"))
-    return s.end(1, s1=60, s2=980, s3=995, s4=985)
+    return _all_in_run_out(s.fold(3).fold(4))
 
 
 @stud
