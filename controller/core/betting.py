@@ -718,17 +718,24 @@ class BettingRound:
             return False
         if self._next_needing_after_short(short) != seat:
             return False
+        findings += self._short_call_stands(short, f"seat {seat} acted", t)
+        return True
+
+    def _short_call_stands(self, short: int, why: str, t: float) -> list[Finding]:
+        """The table went on (the next seat acted, or the dealer knocked) past `short`'s uncompleted
+        call: it stands as placed and the turn moves on (closing the round if nobody else owes)."""
         self._must_call.discard(short)
         self._short_stood[short] = self.current_bet
         self._acted.add(short)
+        findings: list[Finding] = []
         if not self._short_accepted:
             findings.append(Finding(code="CORRECTION_NOT_FOLLOWED", seat=short, message=(
                 f"Seat {short}'s short call ({self.committed[short]} of {self.current_bet}) was not "
-                f"completed and seat {seat} acted: the call stands as placed; seat {short} can win only "
-                f"what it matched")))
+                f"completed and {why}: the call stands as placed; seat {short} can win only what it "
+                f"matched")))
         self._short_accepted = False
         self._run(short, t, findings)
-        return True
+        return findings
 
     def _next_needing_after_short(self, short: int) -> int | None:
         """The seat that would act next if `short`'s call stood as it is."""
@@ -915,6 +922,8 @@ class BettingRound:
         a later seat has already acted past, is folded if it owed chips and checks if it owed nothing;
         the held actions then apply. Nothing happens when no seat acted past the one to act."""
         seat = self.to_act
+        if seat is not None and seat in self._must_call and not self._others_owe_action(seat):
+            return self._short_call_stands(seat, "the dealer knocked", t)
         if seat is None or not self._oot or seat in self._oot or self._others_owe_action(seat):
             return []
         owed = self.committed[seat] < self.current_bet

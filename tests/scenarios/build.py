@@ -997,6 +997,22 @@ def f_call_short_left() -> Scenario:
 
 
 @scenario
+def f_call_short_left_at_knock() -> Scenario:
+    s = Scenario("f_call_short_left_at_knock", "000 §3.1, §2.8: seat 4 raises to 300, seat 2 calls, seat 3 "
+                                               "(big blind, the last to act) calls 200 of 300: CALL_SHORT; "
+                                               "nobody completes it and the dealer knocks and deals the "
+                                               "flop: the knock ends the round, one "
+                                               "CORRECTION_NOT_FOLLOWED, the flop is not premature; seat 3 "
+                                               "stays in for its 200: main pot 600, side pot 200, both to "
+                                               "seat 2")
+    s.setup().start().deal().act(4, "raise", 300)
+    _seat1_folds(s)
+    s.act(2, "call", 300).act(3, "call", 200).expect("CALL_SHORT", 3, "preflop")
+    s.flop().expect("CORRECTION_NOT_FOLLOWED", 3, "preflop").checks((2, 3, 4))
+    return _three_checked_down(s, s1=10000, s2=10500, s3=9800, s4=9700)
+
+
+@scenario
 def f_ruling_accept_boxed_card() -> Scenario:
     s = Scenario("f_ruling_accept_boxed_card", "004 §1(2): after BOXED_CARD the floor rules `accept`: the "
                                                "boxed Kh stays in play; as the first flop card it raises "
