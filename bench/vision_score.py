@@ -10,7 +10,7 @@ corner reader per face-up card found (no cache), median and p95; pin it to one c
 Rendered: random tables (felt, back, light, perspective, JPEG) with exact truth, detected uncalibrated.
 
     PYTHONPATH=. python bench/vision_score.py --real ../shared/vision-dev [--truth FILE] [--worst 8]
-        [--read-times]
+        [--read-times] [--hog-fallback]
     PYTHONPATH=. python bench/vision_score.py --rendered 40 [--size 640x480]
 """
 
@@ -198,8 +198,15 @@ def main() -> None:
     ap.add_argument("--worst", type=int, default=8)
     ap.add_argument("--json", action="store_true", help="print the rates as one JSON line instead")
     ap.add_argument("--read-times", action="store_true", help="time the corner reader per face-up card")
+    ap.add_argument("--hog-fallback", action="store_true",
+                    help="let the HOG reader read where the CNN is not confident (off by default since the "
+                    "sixth round)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.hog_fallback:
+        from controller.vision import index
+
+        index.HOG_FALLBACK = True
     if args.real is None and not args.rendered:
         ap.error("give --real FOLDER and/or --rendered N")
     result: dict[str, dict[str, float | None]] = {}

@@ -4,8 +4,9 @@ No calibration: each index corner of a found card is cut out in card millimetres
 the index of any deck, with a margin for a quad a few millimetres off), normalised against the card's own
 paper colour, and classified by one network with two heads: rank (13 ranks and "no index here") and suit.
 The weights come from scripts/train_index.py (rendered card corners in many fonts and deck styles, with
-photo-like damage) and are committed in controller/vision/data/index_cnn.onnx. Where the CNN is not
-confident, the third round's HOG reader (hog.py) is asked.
+photo-like damage, and labelled real corners of vision-dev's half A) and are committed in
+controller/vision/data/index_cnn.onnx. Where the CNN is not confident no code is reported; the third
+round's HOG reader (hog.py) can be asked instead (HOG_FALLBACK, off since the sixth round).
 """
 
 from __future__ import annotations
@@ -122,16 +123,17 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None
     confident code the other pair is tried: it covers a card whose long side the photo shows shorter
     (stretched images, steep perspective). When neither does, the quad grown by hog.GROW on every side
     is read the same way: a quad a few millimetres inside the card's true edge cuts the index off at the
-    area's border. When the CNN gives no confident code, the HOG reader (hog.py) is asked.
+    area's border. When the CNN gives no confident code, the HOG reader (hog.py) is asked if
+    HOG_FALLBACK is set.
     """
     q = np.asarray(quad, np.float32)
     code = read_cnn(frame, q, model)
-    # Where the CNN is not confident, the HOG reader (hog.py) tries: measured on vision-dev it still
-    # reads some cards of the gold-on-black deck's tiny indices that the CNN leaves unread.
     return code if code is not None or not HOG_FALLBACK else hog.read_code(frame, q)
 
 
-HOG_FALLBACK = True
+# Where the CNN is not confident, the HOG reader (hog.py) may guess. Off since the sixth round (docs/
+# camera.md): with the retrained CNN, most of the codes it adds are wrong (vision-dev, rendered frames).
+HOG_FALLBACK = False
 
 
 def read_cnn(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None) -> str | None:
