@@ -17,7 +17,7 @@ cloth, "wood" the same hands, light and camera on a wood-grain table (the cloth 
 grain and slow blotches), which breaks the smooth-table test and so takes the level cuts' path.
 
     PYTHONPATH=. python bench/vision_score.py --real ../shared/vision-dev [--truth FILE] [--worst 8]
-        [--read-times]
+        [--read-times] [--no-hog-fallback]
     PYTHONPATH=. python bench/vision_score.py --rendered 40 [--size 640x480]
     PYTHONPATH=. python bench/vision_score.py --per-card 20 [--seed 21] [--sizes 1296x972,640x480]
         [--tables felt,wood] [--failures] [--peer main]
@@ -414,8 +414,15 @@ def main() -> None:
                                    "(loaded from git as bench/vision_stages.py does) on the same frames")
     ap.add_argument("--json", action="store_true", help="print the rates as one JSON line instead")
     ap.add_argument("--read-times", action="store_true", help="time the corner reader per face-up card")
+    ap.add_argument("--no-hog-fallback", action="store_true",
+                    help="the CNN alone: no HOG reader where the CNN is not confident (fewer wrong codes, "
+                    "fewer cards read; docs/camera.md, sixth round)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.no_hog_fallback:
+        from controller.vision import index
+
+        index.HOG_FALLBACK = False
     if args.real is None and not args.rendered and not args.per_card:
         ap.error("give --real FOLDER, --rendered N and/or --per-card N")
     result: dict[str, dict[str, float | None]] = {}

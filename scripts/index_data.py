@@ -9,10 +9,13 @@ millimetres off the card's true outline, exactly as detection cuts it. One sampl
 index to read ("none"): a face's other corners, an index seen sideways (the wrong corner pair), a back,
 the table, a card's middle.
 
-Rank styles: TrueType fonts (DejaVu, Liberation: sans, serif, condensed, mono, bold, italic), OpenCV's
-Hershey fonts and stroke glyphs drawn here (a flat-topped 3, an open 4, narrow "10"s, ...), strokes
-thinned or thickened. Suit styles: the project's drawn shapes, TrueType suit symbols, shapes drawn here
-with varied proportions. Needs Pillow for the TrueType fonts (the `train` extra).
+Rank styles: TrueType and OpenType fonts (TTF_DIRS: sans, serif, condensed, mono, geometric, bold,
+italic), OpenCV's Hershey fonts and stroke glyphs drawn here (flat-topped 3s, open and closed 4s, narrow
+"10"s, ...), strokes thinned or thickened. Suit styles: the project's drawn shapes, TrueType suit
+symbols, shapes drawn here with varied proportions. Some indexed corners are partly covered (another
+card's edge, a dark object); the camera sees some in slight perspective, dim light or motion blur.
+Needs Pillow for the fonts (the `train` extra). real_samples adds labelled real corners (half A of
+vision-dev only).
 """
 
 from __future__ import annotations
@@ -30,7 +33,17 @@ from controller.vision.render import BACK_PATTERNS, BackDesign, back_texture, dr
 HI = 6.0  # px per mm the corner is drawn at
 CANVAS_MM = (-6.0, -6.0, 25.0, 45.0)  # the drawn part of the card and table, card mm
 NONE_SHARE = 0.16
-TTF_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"))
+OCCLUDE_SHARE = 0.12  # indexed corners partly covered by another card or an object
+# Font folders searched (recursively, .ttf and .otf). DejaVu and Liberation come with most systems; the
+# others are Debian packages installed for training only (never shipped): fonts-freefont-ttf (GPL-3+ with
+# the font exception), fonts-urw-base35 (AGPL-3 with the font exception: Nimbus Sans/Roman/Mono, URW
+# Gothic, Bookman, C059, P052), fonts-roboto-unhinted and fonts-open-sans (Apache-2.0). A missing folder
+# is skipped (fewer styles, a different draw).
+TTF_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation"),
+            Path("/usr/share/fonts/truetype/freefont"), Path("/usr/share/fonts/opentype/urw-base35"),
+            Path("/usr/share/fonts/truetype/roboto/unhinted"), Path("/usr/share/fonts/truetype/open-sans"))
+# Symbol, script and hairline faces: no deck prints its index in them.
+FONT_SKIP = ("ExtraLight", "MathTeX", "D050000L", "StandardSymbols", "Z003", "Thin", "Light")
 SUIT_CHARS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
            cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
@@ -43,9 +56,24 @@ def ttf_fonts() -> tuple[Path, ...]:
         import PIL  # noqa: F401
     except ImportError:
         return ()
-    skip = ("ExtraLight", "MathTeX")
-    return tuple(sorted(p for d in TTF_DIRS if d.exists() for p in d.glob("*.ttf")
-                        if not any(s in p.name for s in skip)))
+    return tuple(sorted(p for d in TTF_DIRS if d.exists() for p in d.rglob("*")
+                        if p.suffix in (".ttf", ".otf") and not any(s in p.name for s in FONT_SKIP)))
+
+
+@functools.lru_cache(maxsize=1)
+def suit_fonts() -> tuple[Path, ...]:
+    """The fonts of ttf_fonts() that draw all four suit symbols (a font without them draws a box)."""
+    if not ttf_fonts():
+        return ()  # no Pillow (the test venv) or no TrueType fonts: the Hershey and drawn shapes only
+    from PIL import ImageFont
+
+    out = []
+    for font in ttf_fonts():
+        f = ImageFont.truetype(str(font), 64)
+        missing = f.getmask("\uffff").getbbox()
+        if all(f.getmask(ch).getbbox() not in (None, missing) for ch in SUIT_CHARS.values()):
+            out.append(font)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -81,6 +109,37 @@ _STROKES: dict[str, list[list[list[tuple[float, float]]]]] = {
 }
 
 
+def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 9
+         ) -> list[tuple[float, float]]:
+    """Points of an elliptic arc in the unit box, angles in degrees (0 = right, 90 = down)."""
+    a = np.radians(np.linspace(a0, a1, n))
+    return [(cx + rx * float(np.cos(t)), cy + ry * float(np.sin(t))) for t in a]
+
+
+# Flat-topped 3s (a bar, a diagonal to the middle, a round bowl: many casino and plastic decks) and round
+# bowls under other tops, open and closed 4s, a 5 with a round bowl, a 2 with a straight neck, a 9 and a
+# 6 with a straight tail: the shapes the TrueType fonts here lack.
+_STROKES["3"] += [
+    [[(0.08, 0.0), (0.9, 0.0), (0.42, 0.4), *_arc(0.5, 0.7, 0.45, 0.3, -100, 150)]],
+    [[(0.1, 0.0), (0.85, 0.0), (0.85, 0.05), (0.4, 0.42), *_arc(0.48, 0.71, 0.46, 0.29, -95, 145)]],
+    [[(0.05, 0.0), (0.95, 0.0), (0.5, 0.38), *_arc(0.52, 0.69, 0.43, 0.31, -90, 160, 11)]],
+]
+_STROKES["4"] += [
+    [[(0.55, 0.0), (0.0, 0.68), (1.0, 0.68)], [(0.72, 0.35), (0.72, 1.0)], [(0.55, 1.0), (0.9, 1.0)]],
+    [[(0.72, 1.0), (0.72, 0.0), (0.66, 0.0), (0.0, 0.72), (1.0, 0.72)]],
+]
+_STROKES["5"] += [[[(0.9, 0.0), (0.22, 0.0), (0.15, 0.42), *_arc(0.5, 0.68, 0.45, 0.32, -120, 150)]]]
+_STROKES["2"] += [[[*_arc(0.5, 0.28, 0.44, 0.28, 190, 360, 7), (0.9, 0.4), (0.05, 1.0), (1.0, 1.0)]]]
+_STROKES["9"] = [[_arc(0.5, 0.3, 0.45, 0.3, 0, 360, 17), [(0.95, 0.3), (0.5, 1.0)]],
+                 [_arc(0.5, 0.32, 0.45, 0.32, 0, 360, 17),
+                  [(0.95, 0.32), (0.95, 0.75), *_arc(0.6, 0.75, 0.35, 0.25, 0, 150)]]]
+_STROKES["6"] = [[[(0.5, 0.0), (0.05, 0.7)], _arc(0.5, 0.7, 0.45, 0.3, 0, 360, 17)],
+                 [_arc(0.4, 0.25, 0.35, 0.25, -30, -180) + _arc(0.5, 0.5, 0.45, 0.5, 180, 90) +
+                  _arc(0.5, 0.7, 0.45, 0.3, 90, -180, 15)]]
+# Ranks drawn in stroke form more often: their deck variants differ most from the TrueType shapes.
+STROKE_SHARE = {"3": 0.35, "4": 0.3, "6": 0.15, "9": 0.15}
+
+
 def stroke_mask(text: str, rng: np.random.Generator, height: int) -> np.ndarray | None:
     """A rank drawn from _STROKES (None when it has no stroke form); "10" as a narrow 1 and an oval 0."""
     w = height
@@ -114,7 +173,7 @@ def rank_mask(rng: np.random.Generator, rank: str, height: int) -> np.ndarray:
     fonts = ttf_fonts()
     pick = rng.random()
     mask: np.ndarray | None = None
-    if pick < 0.12:
+    if pick < STROKE_SHARE.get(text, 0.12):
         mask = stroke_mask(text, rng, height)
     if mask is None and fonts and pick < 0.8:
         m = ttf_mask(text, fonts[int(rng.integers(len(fonts)))])
@@ -139,7 +198,7 @@ def rank_mask(rng: np.random.Generator, rank: str, height: int) -> np.ndarray:
 
 def suit_mask(rng: np.random.Generator, suit: str, height: int) -> np.ndarray:
     """The suit symbol as a mask `height` px tall: drawn shapes or a TrueType symbol, varied widths."""
-    fonts = ttf_fonts()
+    fonts = suit_fonts()
     width = max(2, round(height * rng.uniform(0.75, 1.1)))
     if fonts and rng.random() < 0.5:
         m = ttf_mask(SUIT_CHARS[suit], fonts[int(rng.integers(len(fonts)))])
@@ -170,7 +229,7 @@ def _px(x_mm: float, y_mm: float) -> tuple[float, float]:
 
 def _colours(rng: np.random.Generator, red: bool) -> tuple[np.ndarray, np.ndarray, bool]:
     """(paper, ink, dark deck) BGR floats: white or cream decks mostly, dark decks with gold/silver print."""
-    if rng.random() < 0.22:
+    if rng.random() < 0.28:
         paper = rng.uniform(5, 55, 3)
         ink = (np.array([50, 150, 205]) if red else np.array([195, 195, 195])) + rng.uniform(-35, 35, 3)
         if red and rng.random() < 0.3:
@@ -178,7 +237,11 @@ def _colours(rng: np.random.Generator, red: bool) -> tuple[np.ndarray, np.ndarra
         return paper, np.clip(ink, 0, 255), True
     base = rng.uniform(185, 255)
     paper = np.clip(base + rng.uniform(-12, 12, 3) - np.array([rng.uniform(0, 20), 0, 0]), 0, 255)
-    if red:
+    if red and rng.random() < 0.2:  # orange-red or crimson print (casino and plastic decks)
+        orange = rng.random() < 0.5
+        ink = np.array([rng.uniform(0, 60), rng.uniform(40, 130), rng.uniform(170, 255)]) if orange \
+            else np.array([rng.uniform(40, 110), rng.uniform(0, 40), rng.uniform(120, 190)])
+    elif red:
         ink = np.array([rng.uniform(15, 90), rng.uniform(10, 80), rng.uniform(140, 235)])
     else:
         ink = rng.uniform(5, 70) + rng.uniform(-8, 8, 3)
@@ -325,7 +388,34 @@ def draw_corner(rng: np.random.Generator, rank: str, suit: str, kind: str, close
         cv2.rectangle(card, (round(x0), round(y0)), (w + 50, h + 50), ink.tolist(), max(1, round(0.3 * HI)))
     alpha = _card_alpha((h, w), rng.uniform(1.5, 4.5))
     bg = _background(rng, (h, w))
-    return (card - bg) * alpha + bg
+    out = (card - bg) * alpha + bg
+    if kind == "index" and rng.random() < OCCLUDE_SHARE:
+        _occlude(rng, out, inner)
+    return out
+
+
+def _occlude(rng: np.random.Generator, img: np.ndarray, inner_mm: float) -> None:
+    """Something over part of the corner that leaves most of the index showing: another card's edge (its
+    paper, a thin dark outline and a soft shadow) or a dark object, from beyond the index's inner side or
+    from below it, at a slant."""
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = np.radians(rng.uniform(-25, 25))
+    if rng.random() < 0.6:  # from the right: past the index's inner edge, sometimes nicking it
+        x0, _ = _px(inner_mm - rng.uniform(-1.0, 1.5), 0)
+        d = (xs - x0) * np.cos(ang) + (ys - h / 2) * np.sin(ang)
+    else:  # from below, under the index
+        _, y0 = _px(0, rng.uniform(17, 30))
+        d = (ys - y0) * np.cos(ang) + (xs - w / 2) * np.sin(ang)
+    cover = np.clip(d / 1.5 + 0.5, 0, 1)[..., None]
+    if rng.random() < 0.7:
+        paper, _, _ = _colours(rng, False)
+        col = np.broadcast_to(paper.astype(np.float32), img.shape).copy()
+        col[np.abs(d) < rng.uniform(1, 3)] *= rng.uniform(0.3, 0.8)  # its edge
+    else:
+        col = np.broadcast_to(rng.uniform(0, 60, 3).astype(np.float32), img.shape).copy()
+    shadow = 1 - rng.uniform(0, 0.35) * np.exp(-np.maximum(-d, 0) / rng.uniform(2, 10))[..., None]
+    img[:] = img * shadow * (1 - cover) + col * cover
 
 
 def draw_negative(rng: np.random.Generator, close: bool = False) -> np.ndarray:
@@ -364,6 +454,8 @@ def photograph(rng: np.random.Generator, canvas: np.ndarray, close: bool = False
     sharp views of a close camera or a high-resolution photo) and a stretch of up to 1.33 along one image
     axis (data sets resized to squares); the photo is blurred, lit, noisy and JPEG'd."""
     lo, hi = (2.5, 6.0) if close else (0.9, 5.0)
+    if not close and rng.random() < 0.25:  # small cards far away: 5-8 px tall indices
+        lo, hi = 0.8, 1.6
     c = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))  # camera px per card mm
     ang = rng.uniform(0, 2 * np.pi)
     stretch = np.diag([rng.uniform(0.78, 1.3), 1.0]) if rng.random() < 0.5 else np.eye(2)
@@ -376,13 +468,24 @@ def photograph(rng: np.random.Generator, canvas: np.ndarray, close: bool = False
     off = -corners.min(axis=0) + 2
     size = (int(np.ceil(corners[:, 0].max() + off[0] + 2)), int(np.ceil(corners[:, 1].max() + off[1] + 2)))
     m = np.hstack([lin, off[:, None]]).astype(np.float64)
-    img = cv2.warpAffine(src, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.5:  # a tilted table: the corner seen in slight perspective
+        box = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+        tilt = cv2.getPerspectiveTransform(box, box + rng.uniform(-0.06, 0.06, (4, 2)).astype(np.float32)
+                                           * np.float32(size))
+        m = tilt @ np.vstack([m, [0, 0, 1]])
+        img = cv2.warpPerspective(src, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    else:
+        img = cv2.warpAffine(src, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        m = np.vstack([m, [0, 0, 1]])
     img = _camera_damage(rng, img, 0.6 if close else 1.3)
     # The card's outline in the photo, then the quad detection gives: a few mm off, corners jittered.
     card = np.array([[0, 0], [CARD_MM[0], 0], [CARD_MM[0], CARD_MM[1]], [0, CARD_MM[1]]], np.float64)
     grow = float(np.clip(rng.normal(0, 1.3), -3.5, 3.0))
     card = card + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * grow + rng.normal(0, 0.7, (4, 2))
-    pts = ((card - np.array(CANVAS_MM[:2])) * HI) @ lin.T + off
+    turn = np.radians(rng.normal(0, 1.5))  # the quad a little turned against the card
+    centre = np.array(CARD_MM) / 2
+    card = (card - centre) @ np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]]) + centre
+    pts = cv2.perspectiveTransform(((card - np.array(CANVAS_MM[:2])) * HI)[None].astype(np.float64), m)[0]
     return corner_crop(img, pts.astype(np.float32), 0)
 
 
@@ -391,7 +494,15 @@ def _camera_damage(rng: np.random.Generator, img: np.ndarray, blur: float) -> np
     fields are smooth: made from 1-D profiles or a coarse grid."""
     h, w = img.shape[:2]
     img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.2, blur))
-    gain = (rng.uniform(0.55, 1.25) * rng.uniform(0.85, 1.15, 3)).astype(np.float32)
+    if rng.random() < 0.1:  # a hand-held photo: motion blur along one direction
+        k = np.zeros((7, 7), np.float32)
+        a = rng.uniform(0, np.pi)
+        r = rng.uniform(1, 3)
+        cv2.line(k, (round(3 - r * np.cos(a)), round(3 - r * np.sin(a))),
+                 (round(3 + r * np.cos(a)), round(3 + r * np.sin(a))), 1.0, 1, cv2.LINE_AA)
+        img = cv2.filter2D(img, -1, k / k.sum())
+    dim = rng.uniform(0.3, 0.55) if rng.random() < 0.15 else rng.uniform(0.55, 1.25)  # dim rooms too
+    gain = (dim * rng.uniform(0.85, 1.15, 3)).astype(np.float32)
     ys, xs = np.arange(h, dtype=np.float32), np.arange(w, dtype=np.float32)
     ang = rng.uniform(0, 2 * np.pi)
     light = 1 + rng.uniform(-0.35, 0.35) * np.add.outer(ys * np.sin(ang), xs * np.cos(ang)) / max(h, w)
@@ -438,3 +549,69 @@ def make(n: int, seed: int, close: bool = False) -> tuple[np.ndarray, np.ndarray
             except (cv2.error, ValueError, IndexError):  # a rare drawing off the canvas: draw again
                 continue
     return x, yr, ys
+
+
+# Real corners: labelled corners of vision-dev's tuning half A (scripts/index_real.csv: the image, the
+# quad the single-frame finder gave, the corner, its code or "-" for no index), each cut many times with
+# a jittered quad and camera damage. Half B is never labelled: it stays a held-out figure.
+REAL_LABELS = Path(__file__).with_name("index_real.csv")
+
+
+def half_a(folder: Path) -> set[str]:
+    """The tuning half of a vision-dev folder: the 1st, 3rd, ... image of truth.csv in name order."""
+    import csv
+
+    with (folder / "truth.csv").open(newline="") as f:
+        names = sorted(r["image"] for r in csv.DictReader(f))
+    return set(names[::2])
+
+
+def real_samples(folder: Path, per_index: int, per_none: int, seed: int,
+                 labels: Path = REAL_LABELS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Crops of the labelled real corners: `per_index` draws of each corner with an index, `per_none` of
+    each without; only half A's images (an assertion)."""
+    import csv
+
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    allowed = half_a(folder)
+    with labels.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    xs, yr, ys = [], [], []
+    images: dict[str, np.ndarray] = {}
+    for row in rows:
+        assert row["image"] in allowed, f"{row['image']} is not in half A"
+        if row["image"] not in images:
+            img = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
+            assert img is not None, row["image"]
+            images[row["image"]] = img
+        quad = np.array([float(row[f"{a}{i}"]) for i in range(4) for a in "xy"], np.float32).reshape(4, 2)
+        code, corner = row["code"], int(row["corner"])
+        n = per_none if code == "-" else per_index
+        for _ in range(n):
+            xs.append(_real_view(rng, images[row["image"]], quad, corner))
+            yr.append(NONE if code == "-" else RANKS.index(code[0]))
+            ys.append(-1 if code == "-" else SUITS.index(code[1]))
+    return np.stack(xs), np.array(yr, np.int64), np.array(ys, np.int64)
+
+
+def _real_view(rng: np.random.Generator, img: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
+    """One crop of a real corner: the part of the photo round the card, seen at a lower resolution at
+    times, damaged by the camera model, cut through the quad grown or shrunk by up to ~2 mm, jittered."""
+    side = float(np.hypot(*(quad[1] - quad[0])) + np.hypot(*(quad[3] - quad[0]))) / (CARD_MM[0] + CARD_MM[1])
+    x0, y0 = np.floor(quad.min(axis=0) - 12 * side).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + 12 * side).astype(int)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    part = img[y0:y1, x0:x1].astype(np.float32)
+    q = quad - np.float32([x0, y0])
+    scale = rng.uniform(max(1.0 / side, 0.25), 1.0) if side > 1.25 and rng.random() < 0.4 else 1.0
+    if scale < 1.0:  # the same card farther away
+        part = cv2.resize(part, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        q = q * scale
+        side *= scale
+    part = _camera_damage(rng, part, 0.8) if rng.random() < 0.7 else np.clip(part, 0, 255).astype(np.uint8)
+    centre = q.mean(axis=0)
+    grow = float(np.clip(rng.normal(0, 0.8), -2.0, 2.0)) * side
+    out = q + (q - centre) / np.linalg.norm(q - centre, axis=1, keepdims=True) * grow * 1.41
+    out = out + rng.normal(0, 0.5 * side, (4, 2))
+    return corner_crop(part, out.astype(np.float32), corner)

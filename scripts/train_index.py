@@ -9,12 +9,25 @@ opencv and numpy).
 
 Needs the `train` extra (pip install -e '.[train]': torch, onnx, Pillow; torch's CPU build is enough):
 
-    PYTHONPATH=. python scripts/train_index.py [--samples 48000] [--close-samples 24000] [--seed 1]
-        [--jobs 2] [--epochs 6]
-        [--cache DATA.npz] [--out PATH]
+    PYTHONPATH=. python scripts/train_index.py [--samples 32000] [--close-samples 16000] [--seed 1]
+        [--jobs 4] [--epochs 6] [--lr 1e-3] [--init MODEL.onnx] [--real ../shared/vision-dev]
+        [--real-per 40] [--real-none 8] [--cache DATA.npz] [--out PATH]
 
-The committed model: the defaults (each job draws from its own seed, so the same jobs count gives the
-same data; torch's training is deterministic on one machine with the same thread count).
+Real corners: the labelled corners of vision-dev's tuning half A (scripts/index_real.csv) are added to
+the training data, each cut --real-per times (--real-none times for corners with no index) with jittered
+quads and camera damage (index_data.real_samples); half B is never trained on. Without the folder the
+model is trained on rendered corners only (--real-per 0 does the same).
+
+--init starts from an exported model instead of random weights. The committed model (docs/camera.md,
+"Sixth round") is the fourth round's model trained on with the defaults:
+
+    git show 87b2488:controller/vision/data/index_cnn.onnx > /tmp/round4.onnx
+    PYTHONPATH=. nice -n 10 python scripts/train_index.py --init /tmp/round4.onnx
+
+with vision-dev at ../shared/vision-dev and the font packages named in index_data.TTF_DIRS installed
+(each job draws from its own seed, so the same jobs count gives the same data; torch's training is
+deterministic on one machine with the same thread count). From random weights (the fourth round) a
+higher rate and more data suited: --lr 3e-3 --samples 48000 --close-samples 24000 --jobs 2.
 """
 
 from __future__ import annotations
@@ -80,8 +93,39 @@ def build(torch: object) -> object:
     return Net()
 
 
+def load_onnx(net: object, path: Path, x: object) -> None:
+    """Start from an exported model: its initializers into `net`. The export folded each batch norm into
+    its convolution, so the convolution takes the folded weights and its batch norm is set to pass them
+    through on these samples `x` (its statistics measured on them, its scale and shift undoing them)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    feats = net.features  # type: ignore[attr-defined]
+    layers = [m for m in feats if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in feats if isinstance(m, torch.nn.BatchNorm2d)]
+    assert len(convs) == len(layers) == len(norms)
+    net.eval()  # type: ignore[attr-defined]
+    with torch.no_grad():
+        for node, conv, bn in zip(convs, layers, norms, strict=True):
+            conv.weight.copy_(init[node.input[1]])
+            upto = list(feats).index(conv) + 1
+            y = feats[:upto](x)
+            mean, var = y.mean(dim=(0, 2, 3)), y.var(dim=(0, 2, 3))
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(mean + init[node.input[2]])
+        for name, p in net.named_parameters():  # type: ignore[attr-defined]
+            if name in init:
+                p.copy_(init[name])
+
+
 def train(data: tuple[np.ndarray, ...], val: tuple[np.ndarray, ...], epochs: int, seed: int,
-          out: Path) -> None:
+          out: Path, start: Path | None = None, lr: float = 3e-3) -> None:
     import torch
     import torch.nn.functional as F
 
@@ -91,10 +135,14 @@ def train(data: tuple[np.ndarray, ...], val: tuple[np.ndarray, ...], epochs: int
     x = torch.from_numpy(normalise(data[0]))
     yr, ys = torch.from_numpy(data[1]), torch.from_numpy(data[2])
     vx = torch.from_numpy(normalise(val[0]))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if start is not None:
+        load_onnx(net, start, x[torch.randperm(len(x), generator=torch.Generator().manual_seed(seed))[:1024]])
+        rank_acc, suit_acc = _accuracy(net, vx, val[1], val[2])
+        print(f"from {start}: held-out rank {rank_acc:.3f} (none included), suit {suit_acc:.3f}", flush=True)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     batch = 256
     steps = epochs * (len(x) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     gen = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
         net.train()
@@ -159,12 +207,18 @@ def _part(args: argparse.Namespace, close: bool, n: int) -> tuple[tuple[np.ndarr
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--samples", type=int, default=48000)
+    ap.add_argument("--samples", type=int, default=32000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2, help="processes drawing samples")
-    ap.add_argument("--close-samples", type=int, default=24000, help="samples of sharp, close views")
+    ap.add_argument("--jobs", type=int, default=4, help="processes drawing samples")
+    ap.add_argument("--close-samples", type=int, default=16000, help="samples of sharp, close views")
     ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--real", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" /
+                    "vision-dev", help="vision-dev folder: its half A's labelled corners are trained on")
+    ap.add_argument("--real-per", type=int, default=40, help="draws of each real corner with an index")
+    ap.add_argument("--real-none", type=int, default=8, help="draws of each real corner without one")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--init", type=Path, help="start from this exported model (ONNX) instead of at random")
+    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (one cycle)")
     ap.add_argument("--cache", type=Path, help="drawn samples (FILE and FILE's .close.npz): written after "
                     "drawing, read if they exist")
     args = ap.parse_args()
@@ -178,9 +232,15 @@ def main() -> None:
         more, more_val = _part(args, close=True, n=args.close_samples)
         data = tuple(np.concatenate(p) for p in zip(data, more, strict=True))
         val = tuple(np.concatenate(p) for p in zip(val, more_val, strict=True))
+    if args.real_per and (args.real / "truth.csv").exists():
+        real = index_data.real_samples(args.real, args.real_per, args.real_none, args.seed + 200)
+        print(f"{len(real[0])} real corner crops from {args.real} (half A)")
+        data = tuple(np.concatenate(p) for p in zip(data, real, strict=True))
+    elif args.real_per:
+        print(f"{args.real}: no vision-dev there; rendered corners only")
     print(f"{len(data[0])} training / {len(val[0])} held-out corners, drawn in "
           f"{time.perf_counter() - t0:.0f} s", flush=True)
-    train(data, val, args.epochs, args.seed, args.out)
+    train(data, val, args.epochs, args.seed, args.out, args.init, args.lr)
     print(f"{args.out}: {args.out.stat().st_size / 1024:.0f} KiB, {time.perf_counter() - t0:.0f} s in all")
 
 

@@ -114,7 +114,8 @@ def test_training_samples_are_drawn_reproducibly() -> None:
     assert np.array_equal(x, again[0]) and np.array_equal(yr, again[1])
 
 
-def test_the_hog_reader_is_asked_only_when_the_cnn_is_not_confident(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_hog_reader_is_asked_only_when_enabled_and_the_cnn_is_not_confident(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from controller.vision import index
 
     frame, quad = _card_frame(face_texture("9d", 6.0)[0], 260.0)
@@ -122,4 +123,7 @@ def test_the_hog_reader_is_asked_only_when_the_cnn_is_not_confident(monkeypatch:
     monkeypatch.setattr(index.hog, "read_code", lambda f, q: asked.append(True) or "2c")
     assert read_code(frame, quad) == "9d" and not asked
     monkeypatch.setattr(index, "read_cnn", lambda f, q, m=None: None)
+    monkeypatch.setattr(index, "HOG_FALLBACK", False)  # the precise reader: no guess
+    assert read_code(frame, quad) is None and not asked
+    monkeypatch.setattr(index, "HOG_FALLBACK", True)  # the default: the HOG reader guesses
     assert read_code(frame, quad) == "2c" and asked

@@ -26,14 +26,22 @@ DATA = ROOT / "tests" / "data" / "vision"
 # Fourth round (CNN reader, HOG fallback): rank+suit 62.9 % (44/70), 19 wrong codes of 63.
 # Fifth round (outline finder, white-paper and pile face tests): found 96.7 %, up/down 98.9 %, rank+suit
 # 68.6 % (48/70), count exact 65.4 %.
+# Seventh round (retrained CNN, HOG fallback off): rank+suit 62.9 % (44/70), 7 wrong codes of 51 (with the
+# fallback 70.0 %, 18 wrong of 67). 12 of the 26 photos are in vision-dev's half A, whose corners the CNN
+# is now trained on.
+# Seventh round as shipped (the retrained CNN with the HOG fallback on, sixth round's finder): the bounds
+# of the fifth round hold again.
 REAL_BOUNDS = {"found": 0.93, "face_of_found": 0.95, "rank_suit": 0.64, "count_exact": 0.62}
-# The CNN alone on the same photos (issue #18 Build 4): 33 of 70 read, 7 wrong codes of 40 reported.
-CNN_READ_MIN, CNN_WRONG_MAX = 30, 10
+# The CNN alone on the same photos (issue #18 Build 4): 33 of 70 read, 7 wrong codes of 40 reported; seventh
+# round: 44 read, 7 wrong of 51.
+CNN_READ_MIN, CNN_WRONG_MAX = 40, 10
 # 8 rendered frames at 1296×972 when set: found 100 %, up/down 83.8 %, rank+suit 100 %, board 100 %.
 # Now (issue #18, second round): up/down 82.4 % (the low-card face rule turns one more hole-card sliver
 # up), rank+suit 100 % with the retrained index model, board 100 %.
 # Fifth round (cards on cards judged on their own part): up/down 95.9 %, rank+suit 96.4 %.
-RENDERED_BOUNDS = {"found": 0.95, "face_of_found": 0.92, "rank_suit": 0.9, "board_exact": 0.75}
+# Seventh round (CNN alone, no HOG fallback): rank+suit 82.1 % (23/28; with the fallback 96.4 %, 27/28, but
+# 13 wrong codes of 40 reported against 10 of 33).
+RENDERED_BOUNDS = {"found": 0.95, "face_of_found": 0.92, "rank_suit": 0.9, "board_exact": 0.75}  # HOG on
 
 
 @pytest.fixture(scope="module")
