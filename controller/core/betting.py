@@ -701,7 +701,9 @@ class BettingRound:
             self.committed[seat] = total
             self._must_call.add(seat)
             return False
-        self._must_call.discard(seat)
+        if seat in self._must_call:
+            self._must_call.discard(seat)
+            self._short_accepted = False  # completed after all: a floor acceptance is spent
         name: RecordedAction = "check" if target == committed else "allin" if target == cap else "call"
         self._acted.add(seat)
         self._commit(seat, target, name, t)
@@ -807,8 +809,9 @@ class BettingRound:
         return True
 
     def accept_as_played(self) -> None:
-        """The floor accepted the table as it is: an under-raise booked completed stands as placed, and a
-        call to a refused raise's amount takes that raise as played without a further alert."""
+        """The floor accepted the table as it is (004 §1(2)): an under-raise booked completed stands as
+        placed, a string bet's chips stand as the wager, and a call to a refused raise's amount or the
+        table going on past a short call are taken as played without a further alert."""
         self._refused_accepted = self._refused is not None
         self._short_accepted = self.to_act in self._must_call
         if self._string is not None:
