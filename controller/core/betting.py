@@ -8,7 +8,7 @@ profile decides where the rulebooks disagree (under-raise, all-in reopening, the
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -775,12 +775,17 @@ class BettingRound:
             self.all_in.add(seat)
             self._n_can_act -= 1
         name: RecordedAction = "allin" if self.stacks[seat] == 0 else "bet" if before == 0 else "raise"
-        for i in range(len(self.records) - 1, -1, -1):  # the action the chips belong to: as played
-            r = self.records[i]
-            if r.seat == seat and r.total == first:
-                self.records[i] = replace(r, action=name, total=chips, added=r.added + added)
-                break
+        self._rewrite_record(seat, first, chips, lambda _: name)
         return True
+
+    def _rewrite_record(self, seat: int, old: int, new: int,
+                        name: Callable[[RecordedAction], RecordedAction]) -> None:
+        """The seat's last action recorded at `old` was played at `new`: its record says so."""
+        for i in range(len(self.records) - 1, -1, -1):
+            r = self.records[i]
+            if r.seat == seat and r.total == old:
+                self.records[i] = replace(r, action=name(r.action), total=new, added=r.added + new - old)
+                return
 
     # ------------------------------------------------------------------ an under-raise as played
 
@@ -831,12 +836,8 @@ class BettingRound:
         self.min_raise_inc, self.big = b.inc, b.big
         self.bring_in_open = b.bring_in_open and b.placed < self.structure.completion_to()
         self._zone[seat] = self._rec_total[seat] = b.placed
-        for i in range(len(self.records) - 1, -1, -1):  # the booked action's record: the amount played
-            r = self.records[i]
-            if r.seat == seat and r.total == b.fixed:
-                name: RecordedAction = r.action if r.action != "allin" else "bet" if b.opened else "raise"
-                self.records[i] = replace(r, action=name, total=b.placed, added=r.added - back)
-                break
+        wager: RecordedAction = "bet" if b.opened else "raise"  # booked all-in, placed short of it
+        self._rewrite_record(seat, b.fixed, b.placed, lambda a: wager if a == "allin" else a)
 
     def _as_played(self, seat: int, total: int, t: float) -> None:
         """A raise short of the minimum that the table let stand: everybody must answer it; it does not

@@ -286,10 +286,7 @@ class DealPart(HandBase):
         """Preflop, or an all-in on the blinds left nobody to act and the flop is due with nothing of it
         out yet (no knock, burn or board card): a card to the first seat now is still the deal's extra
         card, not one found after the betting (the core moves to the flop as the deal completes)."""
-        if self.street_i == 0:
-            return True
-        return (self.runout and self.phase == DUE and self.street_i == 1 and not self.knocked
-                and not self.burns_now and not self.board_now and not self.record.board)
+        return self.street_i == 0 or (self.deal_still_finishing() and not self.burns_now)
 
     def _extra_hole(self, seat: int, card: str, ev: Event) -> list[Finding]:
         """A hole card after the deal was complete (003 (3), 001 §14 4., 004 §4(4))."""

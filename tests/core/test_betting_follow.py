@@ -47,6 +47,29 @@ def test_string_bet_returned_then_a_call_of_the_whole_amount_is_no_string() -> N
     assert r.committed[2] == 200
 
 
+def test_oversized_chip_change_given_then_a_call_of_the_chip_is_no_raise_standing() -> None:
+    """The dealer handed the change back (a lower bet zone): the chip no longer lies there, so a later
+    call of the chip's value is not the table letting it stand as a raise."""
+    r = make_round(seats=(1, 2, 3), bb=100)
+    feed_ok(r, act(1, "bet", 200))
+    assert codes(r.feed(chips(2, 500))) == ["OVERSIZED_CHIP"] and r.committed[2] == 200
+    assert r.feed(chips(2, 200)) == []  # the change goes back
+    assert "CORRECTION_NOT_FOLLOWED" not in codes(r.feed(act(3, "call", 500)))
+    assert r.committed[2] == 200 and r.current_bet == 200
+
+
+def test_a_floor_acceptance_of_a_short_call_is_spent_once_the_call_is_completed() -> None:
+    """Accepted, then completed after all: a later short call the table leaves standing is reported."""
+    r = make_round(seats=(1, 2, 3, 4), bb=100)
+    feed_ok(r, act(1, "bet", 200))
+    assert codes(r.feed(act(2, "call", 150))) == ["CALL_SHORT"]
+    r.accept_as_played()
+    feed_ok(r, act(2, "call", 200))  # completed in its own turn after all
+    assert codes(r.feed(act(3, "call", 150))) == ["CALL_SHORT"]
+    assert codes(r.feed(act(4, "call", 200))) == ["CORRECTION_NOT_FOLLOWED"]
+    assert r.committed[3] == 150 and r.closed
+
+
 @pytest.mark.parametrize("profile", ["handbuch", "uesg", "classic", "tda"])
 def test_cumulative_short_all_ins_reopen_under_full_raise_profiles(profile: str) -> None:
     """A bets 100; B all-in 150 and C all-in 200 are each short, together a full raise of 100 over

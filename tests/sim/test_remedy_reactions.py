@@ -28,6 +28,8 @@ CASES = [  # (game, limit, profile, injector)
     ("holdem", "no", "handbuch", "STRING_BET"),
     ("holdem", "pot", "classic", "STRING_BET"),
     ("holdem", "no", "uesg", "OVERSIZED_CHIP"),
+    # over an open stud bring-in the chip taken as played is a completion, not a raise (002 §3)
+    ("stud", "pot", "handbuch", "OVERSIZED_CHIP"),
 ]
 
 
