@@ -921,15 +921,26 @@ class BettingRound:
         self._run(skipped, t, findings)
         return True
 
-    def passed_over_at_knock(self, t: float) -> list[Finding]:
+    def short_call_passed(self, why: str, t: float) -> list[Finding] | None:
+        """The dealer went on (knocked; in stud, dealt the next street; or the hands were shown) while the
+        only thing open is the uncompleted short call of the seat to act: it stands as placed (findings
+        empty when the floor had accepted it). None when that is not the case."""
+        seat = self.to_act
+        if seat is None or seat not in self._must_call or self._others_owe_action(seat):
+            return None
+        return self._short_call_stands(seat, why, t)
+
+    def passed_over_at_knock(self, t: float) -> list[Finding] | None:
         """000 §2.8: the knock is the last moment for a passed-over player to speak. The seat to act, which
         a later seat has already acted past, is folded if it owed chips and checks if it owed nothing;
-        the held actions then apply. Nothing happens when no seat acted past the one to act."""
+        the held actions then apply. None when no seat acted past the one to act (and no short call
+        was left standing)."""
+        stood = self.short_call_passed("the dealer knocked", t)
+        if stood is not None:
+            return stood
         seat = self.to_act
-        if seat is not None and seat in self._must_call and not self._others_owe_action(seat):
-            return self._short_call_stands(seat, "the dealer knocked", t)
         if seat is None or not self._oot or seat in self._oot or self._others_owe_action(seat):
-            return []
+            return None
         owed = self.committed[seat] < self.current_bet
         as_what = f"folded (it owed {self.current_bet - self.committed[seat]})" if owed else "checked"
         findings = [Finding(

@@ -87,7 +87,7 @@ class BoardPart(HandBase):
         if knock is None or rnd is None or len(rnd.records) != knock[1]:
             return None
         out = rnd.passed_over_at_knock(ev.t)
-        if not out:
+        if out is None:
             return None
         out += self._after_round_change(ev.t)
         if self.phase == DUE:

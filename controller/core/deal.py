@@ -386,6 +386,9 @@ class DealPart(HandBase):
             return [_f("BURN_EXPOSED", f"Burn card {card} seen face up; it stays burned face up",
                        cards=[card])]
         seat = _seat_of(zone)
+        past = self._shown_past_short_call(seat, ev, card)
+        if past is not None:
+            return past
         if seat is not None and (self.phase == DEAL or (
                 self.phase == BETTING and self.street_i == 0 and self.round is not None
                 and self.round.actions_taken == 0 and card in self.deal_cards) or (
@@ -405,6 +408,20 @@ class DealPart(HandBase):
             if self.round is not None and hasattr(self.round, "show_card"):
                 self.round.show_card(seat)
         return []
+
+    def _shown_past_short_call(self, seat: int | None, ev: Event, card: str) -> list[Finding] | None:
+        """The last street's round is open only for a short call (CALL_SHORT) nobody completed, and a
+        player shows a hole card: the table went to the showdown, so the call stands as placed (as at the
+        knock, 000 §2.8 and §3.1 in our reading) and the card is a showdown card. None when not so."""
+        rnd = self.round
+        if (seat is None or self.phase != BETTING or rnd is None
+                or self.street_i != len(self.game.streets) - 1 or card not in self.holes.get(seat, ())):
+            return None
+        out = rnd.short_call_passed("the hands were shown", ev.t)
+        if out is None:
+            return None
+        out += self._after_round_change(ev.t)
+        return out + self.handle_in_phase("exposed", ev, card)
 
     def _camera_check(self, zone: str, card: str) -> list[Finding]:
         where = self.zones.zone_of(card)

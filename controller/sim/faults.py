@@ -923,7 +923,8 @@ class PlayerSkipped(Fault):
 
 class CallShort(Fault):
     """A call short of the amount to call, then completed (or, ignored or accepted by the floor, left
-    short while the next seat acts or the dealer knocks: the seat stays in for what it put in)."""
+    short while the next seat acts, the dealer knocks or deals the next street, or the hands are shown:
+    the seat stays in for what it put in)."""
 
     code = "CALL_SHORT"
     ignorable = True
@@ -935,8 +936,6 @@ class CallShort(Fault):
         opt = rnd.options(seat)
         if opt.to_call < 2 or opt.max_total <= opt.call_total:
             return False
-        if self.reaction in ("ignore", "ruling") and not hp.knocks and len(rnd.pending) < 2:
-            return False  # without a knock only the next seat's action shows the table went on
         mine = opt.call_total - opt.to_call
         short = mine + max(1, opt.to_call // 2)
         hp.events.append(ActionEvent(t=hp.clock.after(1.0, 6.0), seat=seat, action="call", amount=short))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from controller.core.events import (
     ActionEvent,
@@ -84,7 +84,6 @@ class Outcome:
 class HandPlay:
     """Plays one hand; faults (controller/sim/faults.py) hook into the steps and use the primitives."""
 
-    knocks: ClassVar[bool] = True  # the dealer knocks before each street (stud's deal has no knock)
 
     def __init__(self, *, seating: Seating, sb: int, bb: int, chip: int, profile: Profile,
                  deck: Sequence[str], uids: Mapping[str, str] | None, clock: Clock, rng: random.Random,

@@ -14,7 +14,6 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 from controller.core.events import ActionEvent, ChipsEvent, HandStart
 from controller.core.profiles import Profile
@@ -78,8 +77,6 @@ def first_to_act(up: Mapping[int, Sequence[str]], order: Iterable[int]) -> int:
 
 class StudPlay(HandPlay):
     """Plays one stud hand; stud faults (controller/sim/studfaults.py) hook into the same steps."""
-
-    knocks: ClassVar[bool] = False
 
     def __init__(self, *, seating: Seating, stakes: StudStakes, profile: Profile, deck: Sequence[str],
                  uids: Mapping[str, str] | None, clock: Clock, rng: random.Random, policy: Policy,

@@ -1013,6 +1013,36 @@ def f_call_short_left_at_knock() -> Scenario:
 
 
 @scenario
+def f_call_short_accepted_at_knock() -> Scenario:
+    s = Scenario("f_call_short_accepted_at_knock", "as f_call_short_left_at_knock, but the floor rules `accept` "
+                                                   "on the CALL_SHORT before the knock: the call stands as "
+                                                   "placed with no further alert, the knock ends the round and "
+                                                   "the flop is not premature (before: a premature flop, "
+                                                   "out-of-turn checks and a BAD_EVENT)")
+    s.setup().start().deal().act(4, "raise", 300)
+    _seat1_folds(s)
+    s.act(2, "call", 300).act(3, "call", 200).expect("CALL_SHORT", 3, "preflop")
+    s.e("console", button="ruling", ruling="accept", id="t1-h1-1", note="stands")
+    s.expect("FLOOR_RULING", None, "preflop").flop().checks((2, 3, 4))
+    return _three_checked_down(s, s1=10000, s2=10500, s3=9800, s4=9700)
+
+
+@scenario
+def f_call_short_left_at_showdown() -> Scenario:
+    s = Scenario("f_call_short_left_at_showdown", "000 §3.1: on the river seat 2 bets 200, seat 3 calls and "
+                                                  "seat 4, the last to act, calls 100 of 200: CALL_SHORT; "
+                                                  "nobody completes it and seat 2 shows its hand: the table "
+                                                  "went to the showdown, one CORRECTION_NOT_FOLLOWED, the "
+                                                  "call stands as placed; seat 2's kings win the main pot "
+                                                  "and the side pot of seats 2 and 3")
+    s.setup().start().deal().preflop().flop().checks().turn().checks().river()
+    s.act(2, "bet", 200).act(3, "call", 200).act(4, "call", 100).expect("CALL_SHORT", 4, "river")
+    s.e("exposed", zone="seat2", card="Ah").expect("CORRECTION_NOT_FOLLOWED", 4, "river")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").e("exposed", zone="seat2", card="Kd")
+    return _mucks(s, 3, 4).settle(s1=10000, s2=10500, s3=9700, s4=9800)
+
+
+@scenario
 def f_ruling_accept_boxed_card() -> Scenario:
     s = Scenario("f_ruling_accept_boxed_card", "004 §1(2): after BOXED_CARD the floor rules `accept`: the "
                                                "boxed Kh stays in play; as the first flop card it raises "

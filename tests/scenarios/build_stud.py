@@ -1074,6 +1074,74 @@ def call_short() -> Scenario:
     return s.next_hand(3).end(3, s1=930, s2=990, s3=1150, s4=930)
 
 
+def _show_for_side_pot(s: Stud) -> Stud:
+    """Showdown of the short-call scenarios: seat 4 shows first (jacks up), seat 3 shows four queens and
+    takes the main pot, seat 1 shows aces up for the side pot it and seat 4 made above seat 3's call."""
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[4], "5c"):
+        s.e("exposed", zone="seat4", card=c)
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    for c in (*DOWN[1], "Th"):
+        s.e("exposed", zone="seat1", card=c)
+    return s
+
+
+@stud
+def call_short_left_dealt_past() -> Scenario:
+    s = Stud("call_short_left_dealt_past",
+             "5th street: seat 4 bets 40, seat 1 calls, seat 3 puts in 20 as the last to act: CALL_SHORT; "
+             "nobody completes it and the dealer burns and deals 6th street: stud has no knock, so the "
+             "deal is the moment the table went on (our reading of 000 §2.8, 002 silent): "
+             "CORRECTION_NOT_FOLLOWED once, the call stands as placed and the cards are 6th street's, not "
+             "premature; seat 3's four queens win the main pot, seat 1's aces up the 40 side pot")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth")
+    s.act(4, "bet", 40).act(1, "call", 40).act(3, "call", 20).expect("CALL_SHORT", 3, "fifth", "error")
+    s.street("sixth").expect("CORRECTION_NOT_FOLLOWED", 3, "fifth").checks()
+    s.street("seventh", up=False).checks()
+    _show_for_side_pot(s)
+    # POT_AWARD names the first pot's winner: the side pot is listed first
+    return s.next_hand(1).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
+@stud
+def call_short_left_third_no_burn() -> Scenario:
+    s = Stud("call_short_left_third_no_burn",
+             "3rd street: seat 3 brings in, seat 4 completes to 20, seat 1 calls, seat 2 folds, seat 3 puts "
+             "in 5 more (15 of 20) as the last to act: CALL_SHORT; the dealer deals 4th street at once, "
+             "without a burn: the short call stands (CORRECTION_NOT_FOLLOWED), the cards are 4th street's; "
+             "checked down, seat 3's four queens win the main pot, seat 1 the 10 side pot")
+    s.setup_stud().begin().deal3()
+    s.act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).fold(2)
+    s.act(3, "call", 15).expect("CALL_SHORT", 3, "third", "error")
+    s.up(1, STREETS["fourth"][1]).expect("CORRECTION_NOT_FOLLOWED", 3, "third")
+    s.up(3, STREETS["fourth"][3]).up(4, STREETS["fourth"][4]).checks()
+    s.rest_checked("fifth")
+    _show_for_side_pot(s)
+    return s.next_hand(1).end(3, s1=980, s2=990, s3=1060, s4=970)
+
+
+@stud
+def call_short_left_at_showdown() -> Scenario:
+    s = Stud("call_short_left_at_showdown",
+             "7th street: seat 4 bets 40, seat 1 calls, seat 3 puts in 20 as the last to act: CALL_SHORT; "
+             "nobody completes it and seat 4 shows its down-cards: the table went to the showdown, one "
+             "CORRECTION_NOT_FOLLOWED, the call stands as placed; seat 3's four queens win the main pot, "
+             "seat 1's aces up the 40 side pot")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").checks()
+    s.street("sixth").checks().street("seventh", up=False)
+    s.act(4, "bet", 40).act(1, "call", 40).act(3, "call", 20).expect("CALL_SHORT", 3, "seventh", "error")
+    s.e("exposed", zone="seat4", card=DOWN[4][0]).expect("CORRECTION_NOT_FOLLOWED", 3, "seventh")
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (DOWN[4][1], "5c"):
+        s.e("exposed", zone="seat4", card=c)
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    for c in (*DOWN[1], "Th"):
+        s.e("exposed", zone="seat1", card=c)
+    return s.next_hand(1).end(3, s1=970, s2=990, s3=1110, s4=930)
+
+
 @stud
 def dead_hand_clock() -> Scenario:
     s = Stud("dead_hand_clock", "5th street: seat 4 bets 40 and seat 1 thinks: after 65 s ACTION_TIME; "

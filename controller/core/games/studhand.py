@@ -458,6 +458,10 @@ class StudHand(Hand):
         mine = self.holes.get(seat) if seat is not None else None
         if seat is None or mine is None or card not in mine or self.phase in (SHOWDOWN, ENDED):
             return self.h_exposed(ev, card)
+        if self.phase == BETTING and card not in self.face_due:
+            shown = self._shown_past_short_call(seat, ev, card)  # 7th street: hands shown past a short call
+            if shown is not None:
+                return shown
         face_due = self.face_due
         if card in face_due:  # the usual case: an up-card seen face up as it was dealt
             del face_due[card]
@@ -657,9 +661,25 @@ class StudHand(Hand):
         """Cards left in the stub before the last card dealt (the deck has 52)."""
         return _DECK_SIZE - len(self.used) + 1
 
+    def _short_call_dealt_past(self, kind: str, ev: Event, card: str | None) -> list[Finding] | None:
+        """Stud has no knock: the dealer burning or dealing the next street is the moment the table went
+        on. A short call (CALL_SHORT) left as the round's last open item then stands as placed, as at the
+        knock in hold'em, and the card is the next street's. None when nothing of the kind is open."""
+        rnd = self.round
+        if self.phase != BETTING or rnd is None or self.street_i >= len(self.game.streets) - 1:
+            return None
+        out = rnd.short_call_passed("the next street was dealt", ev.t)
+        if out is None:
+            return None
+        out += self._after_round_change(ev.t)
+        return out + self.handle_in_phase(kind, ev, card)
+
     def h_stud_burn(self, ev: Event, card: str | None) -> list[Finding]:
         """Stud burns a card before each street; 002 is silent on it, so a burn is recorded, not required."""
         assert card is not None
+        past = self._short_call_dealt_past("burn", ev, card)
+        if past is not None:
+            return past
         out = self._arrive(card, "burn", ev)
         if not out:
             self.used.add(card)
@@ -682,6 +702,10 @@ class StudHand(Hand):
         assert card is not None
         seat = _seat(ev)
         fresh = card not in self.used and all(card not in cs for cs in self.holes.values())
+        if fresh and seat in self.holes and seat in self.live():
+            past = self._short_call_dealt_past("hole", ev, card)
+            if past is not None:
+                return past
         self.zones.put(card, f"seat{seat}", _uid(ev))
         self.lost.pop(card, None)
         self.in_flight.pop(card, None)
