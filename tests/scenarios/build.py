@@ -1014,11 +1014,10 @@ def f_call_short_left_at_knock() -> Scenario:
 
 @scenario
 def f_call_short_accepted_at_knock() -> Scenario:
-    s = Scenario("f_call_short_accepted_at_knock", "as f_call_short_left_at_knock, but the floor rules `accept` "
-                                                   "on the CALL_SHORT before the knock: the call stands as "
-                                                   "placed with no further alert, the knock ends the round and "
-                                                   "the flop is not premature (before: a premature flop, "
-                                                   "out-of-turn checks and a BAD_EVENT)")
+    s = Scenario("f_call_short_accepted_at_knock",
+                 "as f_call_short_left_at_knock, but the floor rules `accept` on the CALL_SHORT before the "
+                 "knock: the call stands as placed with no further alert, the knock ends the round and the "
+                 "flop is not premature (before: a premature flop, out-of-turn checks and a BAD_EVENT)")
     s.setup().start().deal().act(4, "raise", 300)
     _seat1_folds(s)
     s.act(2, "call", 300).act(3, "call", 200).expect("CALL_SHORT", 3, "preflop")
