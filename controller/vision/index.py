@@ -123,34 +123,44 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None
     confident code, every corner is read alone in its own frame at the scale of either side, all eight
     frames in one batch (corner_frames: a quad that is not the whole card, half of an overlapping pair;
     a card whose long side a stretched photo shows shorter). When the CNN gives no confident code, the
-    HOG reader (hog.py) is asked if HOG_FALLBACK is set. With SEARCH off (the reader before the eighth
-    round), the other pair (1, 3) and then the quad grown by hog.GROW on every side are read instead.
+    HOG reader (hog.py) is asked if HOG_FALLBACK is set — but only where the CNN's best guess for some
+    corner frame is an index: where every frame's is "no index here" (a court's picture, a fragment of
+    a card under others, a back) the HOG reader's codes were misreads on every set measured. With
+    SEARCH off (the reader before the eighth round), the other pair (1, 3) and then the quad grown by
+    hog.GROW on every side are read instead, and the HOG reader is asked whenever the CNN gives no code.
     """
     q = np.asarray(quad, np.float32)
-    code = read_cnn(frame, q, model)
-    return code if code is not None or not HOG_FALLBACK else hog.read_code(frame, q)
+    code, seen = _read(frame, q, model)
+    return code if code is not None or not HOG_FALLBACK or not seen else hog.read_code(frame, q)
 
 
 # Where the CNN is not confident, the HOG reader (hog.py) guesses. It reads more cards of real photos
 # (vision-dev 63.0 -> 71.7 % with the retrained CNN) at the price of precision (8 -> 37 wrong codes of
 # ~136): the issue's measure counts cards read, so it stays on; `False` gives the precise reader
-# (docs/camera.md, "Seventh round": the trade-off measured both ways).
+# (docs/camera.md, "Seventh round": the trade-off measured both ways). Since the eighth round it is not
+# asked where no corner frame shows an index (read_code; 35 -> 23 wrong codes, no card read fewer).
 HOG_FALLBACK = True
 
 
 def read_cnn(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None) -> str | None:
     """The CNN's code alone (None when not confident): the portrait pair, then the single corners."""
+    return _read(frame, np.asarray(quad, np.float32), model)[0]
+
+
+def _read(frame: np.ndarray, q: np.ndarray, model: IndexNet | None) -> tuple[str | None, bool]:
+    """(the CNN's code or None, whether an index may show: False when the single corners were read and
+    every frame's best rank class was "no index here"; True when they were not read)."""
     model = model or load_model()
     if model is None:
-        return None
+        return None, True
     net = model
-    q = np.asarray(quad, np.float32)
     if not SEARCH:
-        return hog.read_grown(q, lambda g: _read_pairs(frame, g, net), MIN_CONFIDENCE)
+        return hog.read_grown(q, lambda g: _read_pairs(frame, g, net), MIN_CONFIDENCE), True
     got = _read_pairs(frame, q, net, ((0, 2),))
-    if got is None or got[0] < MIN_CONFIDENCE:
-        got = _read_corners(frame, q, net)
-    return got[1] if got is not None and got[0] >= MIN_CONFIDENCE else None
+    if got is not None and got[0] >= MIN_CONFIDENCE:
+        return got[1], True
+    got, seen = _read_corners(frame, q, net)
+    return (got[1] if got is not None and got[0] >= MIN_CONFIDENCE else None), seen
 
 
 # Where the portrait pair gives no confident code, each corner is read alone in its own frames
@@ -205,12 +215,13 @@ def frame_crop(frame: np.ndarray, corner: np.ndarray, ex: np.ndarray, ey: np.nda
     return out if k == 1 else cv2.resize(out, INPUT, interpolation=cv2.INTER_AREA)
 
 
-def _read_corners(frame: np.ndarray, quad: np.ndarray, model: IndexNet) -> tuple[float, str] | None:
-    """(confidence, code) of the most confident single corner frame that shows an index (corner_frames),
-    all frames in one batch."""
+def _read_corners(frame: np.ndarray, quad: np.ndarray, model: IndexNet
+                  ) -> tuple[tuple[float, str] | None, bool]:
+    """((confidence, code) of the most confident single corner frame that shows an index, or None; whether
+    any frame shows one): all frames (corner_frames) in one batch."""
     frames = corner_frames(quad)
     if not frames:
-        return None
+        return None, False
     rank, suit = model.probs(np.stack([frame_crop(frame, *f) for f in frames]))
     best: tuple[float, str] | None = None
     for r, s in zip(rank, suit, strict=True):
@@ -219,7 +230,7 @@ def _read_corners(frame: np.ndarray, quad: np.ndarray, model: IndexNet) -> tuple
         conf = float(r[:NONE].max() * s.max())
         if best is None or conf > best[0]:
             best = (conf, RANKS[int(np.argmax(r[:NONE]))] + SUITS[int(np.argmax(s))])
-    return best
+    return best, best is not None
 
 
 def _read_pairs(frame: np.ndarray, quad: np.ndarray, model: IndexNet,

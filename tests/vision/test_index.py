@@ -122,10 +122,25 @@ def test_the_hog_reader_is_asked_only_when_enabled_and_the_cnn_is_not_confident(
     asked: list[bool] = []
     monkeypatch.setattr(index.hog, "read_code", lambda f, q: asked.append(True) or "2c")
     assert read_code(frame, quad) == "9d" and not asked
-    monkeypatch.setattr(index, "read_cnn", lambda f, q, m=None: None)
+    monkeypatch.setattr(index, "_read", lambda f, q, m=None: (None, True))
     monkeypatch.setattr(index, "HOG_FALLBACK", False)  # the precise reader: no guess
     assert read_code(frame, quad) is None and not asked
     monkeypatch.setattr(index, "HOG_FALLBACK", True)  # the default: the HOG reader guesses
+    assert read_code(frame, quad) == "2c" and asked
+    asked.clear()
+    monkeypatch.setattr(index, "_read", lambda f, q, m=None: (None, False))  # no corner shows an index
+    assert read_code(frame, quad) is None and not asked
+
+
+def test_the_hog_reader_is_not_asked_where_no_corner_shows_an_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.vision import index
+
+    back = back_texture(BackDesign(colour="blue", pattern="lattice"), 6.0)[0]
+    frame, quad = _card_frame(back, 260.0)
+    asked: list[bool] = []
+    monkeypatch.setattr(index.hog, "read_code", lambda f, q: asked.append(True) or "2c")
+    assert read_code(frame, quad) is None and not asked
+    monkeypatch.setattr(index, "SEARCH", False)  # the reader before the eighth round asks it
     assert read_code(frame, quad) == "2c" and asked
 
 
