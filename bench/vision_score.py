@@ -17,7 +17,7 @@ cloth, "wood" the same hands, light and camera on a wood-grain table (the cloth 
 grain and slow blotches), which breaks the smooth-table test and so takes the level cuts' path.
 
     PYTHONPATH=. python bench/vision_score.py --real ../shared/vision-dev [--truth FILE] [--worst 8]
-        [--read-times] [--no-hog-fallback]
+        [--read-times] [--no-hog-fallback] [--no-corner-search]
     PYTHONPATH=. python bench/vision_score.py --rendered 40 [--size 640x480]
     PYTHONPATH=. python bench/vision_score.py --per-card 20 [--seed 21] [--sizes 1296x972,640x480]
         [--tables felt,wood] [--failures] [--peer main]
@@ -417,12 +417,15 @@ def main() -> None:
     ap.add_argument("--no-hog-fallback", action="store_true",
                     help="the CNN alone: no HOG reader where the CNN is not confident (fewer wrong codes, "
                     "fewer cards read; docs/camera.md, sixth round)")
+    ap.add_argument("--no-corner-search", action="store_true",
+                    help="no single-corner frames where the quad's corner pairs give no code (the reader "
+                    "before the eighth round; docs/camera.md)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    if args.no_hog_fallback:
-        from controller.vision import index
+    from controller.vision import index
 
-        index.HOG_FALLBACK = False
+    index.HOG_FALLBACK = not args.no_hog_fallback
+    index.SEARCH = not args.no_corner_search
     if args.real is None and not args.rendered and not args.per_card:
         ap.error("give --real FOLDER, --rendered N and/or --per-card N")
     result: dict[str, dict[str, float | None]] = {}

@@ -120,37 +120,124 @@ def read_code(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None
     """The card code read from its index corners, or None when no reading is confident.
 
     The CNN first: the two index corners of a portrait card (0 and 2) vote together; when they give no
-    confident code the other pair is tried: it covers a card whose long side the photo shows shorter
-    (stretched images, steep perspective). When neither does, the quad grown by hog.GROW on every side
-    is read the same way: a quad a few millimetres inside the card's true edge cuts the index off at the
-    area's border. When the CNN gives no confident code, the HOG reader (hog.py) is asked if
-    HOG_FALLBACK is set.
+    confident code, every corner is read alone in its own frame at the scale of either side, all eight
+    frames in one batch (corner_frames: a quad that is not the whole card, half of an overlapping pair;
+    a card whose long side a stretched photo shows shorter). When the CNN gives no confident code, the
+    HOG reader (hog.py) is asked if HOG_FALLBACK is set — but only where the CNN's best guess for some
+    corner frame is an index: where every frame's is "no index here" (a court's picture, a fragment of
+    a card under others, a back) the HOG reader's codes were misreads on every set measured. With
+    SEARCH off (the reader before the eighth round), the other pair (1, 3) and then the quad grown by
+    hog.GROW on every side are read instead, and the HOG reader is asked whenever the CNN gives no code.
     """
     q = np.asarray(quad, np.float32)
-    code = read_cnn(frame, q, model)
-    return code if code is not None or not HOG_FALLBACK else hog.read_code(frame, q)
+    code, seen = _read(frame, q, model)
+    return code if code is not None or not HOG_FALLBACK or not seen else hog.read_code(frame, q)
 
 
 # Where the CNN is not confident, the HOG reader (hog.py) guesses. It reads more cards of real photos
 # (vision-dev 63.0 -> 71.7 % with the retrained CNN) at the price of precision (8 -> 37 wrong codes of
 # ~136): the issue's measure counts cards read, so it stays on; `False` gives the precise reader
-# (docs/camera.md, "Seventh round": the trade-off measured both ways).
+# (docs/camera.md, "Seventh round": the trade-off measured both ways). Since the eighth round it is not
+# asked where no corner frame shows an index (read_code; 35 -> 23 wrong codes, no card read fewer).
 HOG_FALLBACK = True
 
 
 def read_cnn(frame: np.ndarray, quad: np.ndarray, model: IndexNet | None = None) -> str | None:
-    """The CNN's code alone (None when not confident)."""
+    """The CNN's code alone (None when not confident): the portrait pair, then the single corners."""
+    return _read(frame, np.asarray(quad, np.float32), model)[0]
+
+
+def _read(frame: np.ndarray, q: np.ndarray, model: IndexNet | None) -> tuple[str | None, bool]:
+    """(the CNN's code or None, whether an index may show: False when the single corners were read and
+    every frame's best rank class was "no index here"; True when they were not read)."""
     model = model or load_model()
     if model is None:
-        return None
+        return None, True
     net = model
-    return hog.read_grown(np.asarray(quad, np.float32), lambda q: _read_pairs(frame, q, net), MIN_CONFIDENCE)
+    if not SEARCH:
+        return hog.read_grown(q, lambda g: _read_pairs(frame, g, net), MIN_CONFIDENCE), True
+    got = _read_pairs(frame, q, net, ((0, 2),))
+    if got is not None and got[0] >= MIN_CONFIDENCE:
+        return got[1], True
+    got, seen = _read_corners(frame, q, net)
+    return (got[1] if got is not None and got[0] >= MIN_CONFIDENCE else None), seen
 
 
-def _read_pairs(frame: np.ndarray, quad: np.ndarray, model: IndexNet) -> tuple[float, str] | None:
+# Where the portrait pair gives no confident code, each corner is read alone in its own frames
+# (docs/camera.md, "Eighth round"); `False` reads the other pair and the grown quad instead.
+SEARCH = True
+
+
+def corner_frames(quad: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float, float]]:
+    """For every corner of the quad, the card frames an index there could be read in: (corner, x unit
+    vector, y unit vector, px per mm along x, along y).
+
+    The finder's quad is not always the card: half a card of an overlapping pair, a card and the strip of
+    the one under it, a card cut short by a pile's edge. Such a quad still has one or more of the card's
+    own corners with the card's two edges running from it, and the index lies in that corner's frame;
+    only the scale the whole quad gives is wrong. So each corner is taken alone: x runs along the edge
+    that keeps the print unmirrored (x × y > 0 in image axes, y down: a face-up card's index corner seen
+    from above), y along the other. The scale is either side's alone, taken for both directions (x side =
+    63 mm or y side = 88 mm; the other side may be cut short or run on into the next card). On a whole
+    card the two frames of a corner are the same area at slightly different scales, read alone (a pair's
+    vote can be dragged below the bar by a blurred or half-covered second corner); on a card whose long
+    side a stretched photo shows shorter, corners 1 and 3 read in these frames stand in for the second
+    pair of earlier rounds."""
+    q = np.asarray(quad, np.float32)
+    out = []
+    for k in range(4):
+        a, b = q[(k + 1) % 4] - q[k], q[k - 1] - q[k]
+        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+        if la < 1 or lb < 1:
+            continue
+        if a[0] * b[1] - a[1] * b[0] > 0:
+            ex, ey, lx, ly = a / la, b / lb, la, lb
+        else:
+            ex, ey, lx, ly = b / lb, a / la, lb, la
+        sx, sy = lx / CARD_MM[0], ly / CARD_MM[1]  # px per mm
+        out += [(q[k], ex, ey, sx, sx), (q[k], ex, ey, sy, sy)]
+    return out
+
+
+def frame_crop(frame: np.ndarray, corner: np.ndarray, ex: np.ndarray, ey: np.ndarray, sx: float, sy: float
+               ) -> np.ndarray:
+    """The index area (ROI_MM) of a card frame (corner_frames) as INPUT-sized BGR, warped as corner_crop
+    does (a multiple of the input size, shrunk by area averaging, where the photo has more pixels)."""
+    k = int(np.clip(np.ceil(max(sx, sy) / PX_MM), 1, 4))
+    s = PX_MM * k
+    # Output pixel (u, v) is card point (u / s + x0, v / s + y0) mm: corner + ex·sx·X + ey·sy·Y.
+    m = np.empty((2, 3), np.float64)
+    m[:, 0] = ex * sx / s
+    m[:, 1] = ey * sy / s
+    m[:, 2] = corner + ex * sx * ROI_MM[0] + ey * sy * ROI_MM[1]
+    out = cv2.warpAffine(frame, m, (INPUT[0] * k, INPUT[1] * k),
+                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    return out if k == 1 else cv2.resize(out, INPUT, interpolation=cv2.INTER_AREA)
+
+
+def _read_corners(frame: np.ndarray, quad: np.ndarray, model: IndexNet
+                  ) -> tuple[tuple[float, str] | None, bool]:
+    """((confidence, code) of the most confident single corner frame that shows an index, or None; whether
+    any frame shows one): all frames (corner_frames) in one batch."""
+    frames = corner_frames(quad)
+    if not frames:
+        return None, False
+    rank, suit = model.probs(np.stack([frame_crop(frame, *f) for f in frames]))
+    best: tuple[float, str] | None = None
+    for r, s in zip(rank, suit, strict=True):
+        if int(np.argmax(r)) == NONE:
+            continue
+        conf = float(r[:NONE].max() * s.max())
+        if best is None or conf > best[0]:
+            best = (conf, RANKS[int(np.argmax(r[:NONE]))] + SUITS[int(np.argmax(s))])
+    return best, best is not None
+
+
+def _read_pairs(frame: np.ndarray, quad: np.ndarray, model: IndexNet,
+                pairs: tuple[tuple[int, int], ...] = ((0, 2), (1, 3))) -> tuple[float, str] | None:
     """(confidence, code) of the best corner pair, the portrait pair (0, 2) first."""
     best: tuple[float, str] | None = None
-    for pair in ((0, 2), (1, 3)):
+    for pair in pairs:
         rank, suit = model.probs(np.stack([corner_crop(frame, quad, c) for c in pair]))
         got = combine(rank, suit)
         if got is None:

@@ -122,8 +122,61 @@ def test_the_hog_reader_is_asked_only_when_enabled_and_the_cnn_is_not_confident(
     asked: list[bool] = []
     monkeypatch.setattr(index.hog, "read_code", lambda f, q: asked.append(True) or "2c")
     assert read_code(frame, quad) == "9d" and not asked
-    monkeypatch.setattr(index, "read_cnn", lambda f, q, m=None: None)
+    monkeypatch.setattr(index, "_read", lambda f, q, m=None: (None, True))
     monkeypatch.setattr(index, "HOG_FALLBACK", False)  # the precise reader: no guess
     assert read_code(frame, quad) is None and not asked
     monkeypatch.setattr(index, "HOG_FALLBACK", True)  # the default: the HOG reader guesses
     assert read_code(frame, quad) == "2c" and asked
+    asked.clear()
+    monkeypatch.setattr(index, "_read", lambda f, q, m=None: (None, False))  # no corner shows an index
+    assert read_code(frame, quad) is None and not asked
+
+
+def test_the_hog_reader_is_not_asked_where_no_corner_shows_an_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.vision import index
+
+    back = back_texture(BackDesign(colour="blue", pattern="lattice"), 6.0)[0]
+    frame, quad = _card_frame(back, 260.0)
+    asked: list[bool] = []
+    monkeypatch.setattr(index.hog, "read_code", lambda f, q: asked.append(True) or "2c")
+    assert read_code(frame, quad) is None and not asked
+    monkeypatch.setattr(index, "SEARCH", False)  # the reader before the eighth round asks it
+    assert read_code(frame, quad) == "2c" and asked
+
+
+@pytest.mark.parametrize("code", ["Kd", "7c", "Ah", "4s"])
+def test_single_corners_read_a_quad_that_is_half_the_card(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quad over the top half of a card only (half of an overlapping pair): its pairs read the index
+    stretched twofold and give nothing; its top-left corner read alone at the short side's scale does."""
+    from controller.vision import index
+
+    frame, quad = _card_frame(face_texture(code, 6.0)[0], 260.0, angle=25.0)
+    half = np.float32([quad[0], quad[1], (quad[1] + quad[2]) / 2, (quad[0] + quad[3]) / 2])
+    model = load_model()
+    assert model is not None
+    got = index._read_pairs(frame, half, model)
+    assert got is None or got[0] < index.MIN_CONFIDENCE or got[1] != code
+    assert read_cnn(frame, half) == code
+    monkeypatch.setattr(index, "SEARCH", False)
+    assert read_cnn(frame, half) is None
+
+
+def test_corner_frames_keep_the_print_unmirrored() -> None:
+    from controller.vision.index import corner_frames, frame_crop
+
+    quad = np.float32([[10, 20], [73, 20], [73, 108], [10, 108]])  # upright, 1 px per mm, clockwise
+    half = np.float32([[10, 20], [73, 20], [73, 64], [10, 64]])  # its top half
+    for q in (quad, quad[::-1].copy(), half, half[::-1].copy()):  # either winding
+        frames = corner_frames(q)
+        for _corner, ex, ey, _sx, _sy in frames:
+            assert ex[0] * ey[1] - ex[1] * ey[0] > 0  # x × y > 0: not mirrored
+        tl = [f for f in frames if np.allclose(f[0], (10, 20))]
+        # At the top-left corner x runs right along the short side; each side gives a scale: a whole
+        # card's agree (1 px/mm), the half card's cut side gives 0.5 px/mm.
+        assert all(np.allclose(f[1], (1, 0)) and np.allclose(f[2], (0, 1)) for f in tl)
+        whole = q[:, 1].max() > 100
+        assert len(frames) == 8
+        assert sorted(round(f[3], 3) for f in tl) == ([1.0, 1.0] if whole else [0.5, 1.0])
+        assert all(f[3] == f[4] for f in frames)
+    frame = np.full((140, 100, 3), 255, np.uint8)
+    assert frame_crop(frame, *corner_frames(quad)[0]).shape == (INPUT[1], INPUT[0], 3)

@@ -31,10 +31,14 @@ DATA = ROOT / "tests" / "data" / "vision"
 # is now trained on.
 # Seventh round as shipped (the retrained CNN with the HOG fallback on, sixth round's finder): the bounds
 # of the fifth round hold again.
-REAL_BOUNDS = {"found": 0.93, "face_of_found": 0.95, "rank_suit": 0.64, "count_exact": 0.62}
+# Eighth round (single corners read in their own frames where the portrait pair gives no code): rank+suit
+# 71.4 -> 77.1 % (50 -> 54 of 70), 18 wrong codes of 68 -> 10 of 64 (the HOG reader asked only where a
+# corner frame shows an index).
+REAL_BOUNDS = {"found": 0.93, "face_of_found": 0.95, "rank_suit": 0.75, "count_exact": 0.62}
 # The CNN alone on the same photos (issue #18 Build 4): 33 of 70 read, 7 wrong codes of 40 reported; seventh
-# round: 44 read, 7 wrong of 51.
-CNN_READ_MIN, CNN_WRONG_MAX = 40, 10
+# round: 44 read, 7 wrong of 51 (45 read, 8 wrong of 53 on the sixth round's finder); eighth round: 52 read,
+# 8 wrong of 60.
+CNN_READ_MIN, CNN_WRONG_MAX = 50, 10
 # 8 rendered frames at 1296×972 when set: found 100 %, up/down 83.8 %, rank+suit 100 %, board 100 %.
 # Now (issue #18, second round): up/down 82.4 % (the low-card face rule turns one more hole-card sliver
 # up), rank+suit 100 % with the retrained index model, board 100 %.
