@@ -944,6 +944,37 @@ class BettingRound:
         self._run(seat, t, findings)
         return findings
 
+    def idle(self, seat: int) -> bool:
+        """`seat` has nothing to decide in this round: not to act, no action held, nothing owed."""
+        return (seat in self._index and seat != self.to_act and seat not in self._pending
+                and not self._needs(seat, self._can_act_count()))
+
+    def table_moved_on(self, t: float) -> list[Finding]:
+        """The table began the next street (on a card dealt early) while seats still owed this round:
+        each seat still to act lost its turn as at the knock (000 §2.8: folded if it owed chips, else
+        checked); held out-of-turn actions apply as their turns come. Closes the round."""
+        findings: list[Finding] = []
+        for _ in range(len(self.seats)):  # each pass settles one seat; never loops past the table
+            seat = self.to_act
+            if self.closed or seat is None:
+                break
+            if seat in self._must_call:
+                findings += self._short_call_stands(seat, "the next street began", t)
+                continue
+            owed = self.committed[seat] < self.current_bet
+            as_what = f"folded (it owed {self.current_bet - self.committed[seat]})" if owed else "checked"
+            findings.append(Finding(
+                code="PLAYER_SKIPPED", seat=seat,
+                message=f"Seat {seat} was still to act when the next street's betting began on the card "
+                        f"dealt early: it counts as {as_what}"))
+            if owed:
+                self._do_fold(seat, t)
+            else:
+                self._acted.add(seat)
+                self._record(seat, "check", self.committed[seat], t)
+            self._run(seat, t, findings)
+        return findings
+
     def _others_owe_action(self, seat: int) -> bool:
         """Whether a seat other than `seat` still has to act and has not acted out of turn already: then
         the knock came early for that seat too, and the card after it is premature (000 §2.6)."""

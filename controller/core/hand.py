@@ -169,6 +169,12 @@ class Hand(DealPart, BoardPart):
                                   seat=seat))
                     out += rnd.fold(seat, ev.t, "dead hand: cards thrown forward and acted upon")
         self.thrown.clear()
+        if self.premature_street is not None:  # rare: only while a premature card is open
+            moved = self.moved_on_to_premature(ev, card)
+            if moved is not None:
+                return out + moved
+        if self.late_checkers and self.late_check(ev):
+            return out
         out += rnd.feed(ev)
         out += self._after_round_change(ev.t)
         return out

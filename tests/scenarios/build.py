@@ -1120,6 +1120,39 @@ def f_player_skipped_at_knock_checked() -> Scenario:
 
 
 @scenario
+def f_premature_turn_passed_over_bet() -> Scenario:
+    s = Scenario("f_premature_turn_passed_over_bet",
+                 "triple fault: seat 4 checks the flop past seat 3, the dealer turns Jh with no knock (000 "
+                 "§2.6: premature, seat 3 still owes), then seat 2 bets the turn on it: a seat with nothing "
+                 "left on the flop can only be acting on the turn, so the table kept Jh (one "
+                 "CORRECTION_NOT_FOLLOWED) and seat 3 lost its flop turn (000 §2.8: checked, it owed "
+                 "nothing); seat 3's check facing the bet is that flop check said late, then it calls; "
+                 "seat 2 wins 900 (before: BAD_EVENTs, a premature river and dead hands)")
+    s.setup().start().deal().preflop().flop()
+    s.act(2, "check").act(4, "check").expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.act(2, "bet", 200).expect("PLAYER_SKIPPED", 3, "flop").expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    s.act(3, "check").act(3, "call", 200).act(4, "call", 200)
+    s.river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_premature_turn_passed_over_checked() -> Scenario:
+    s = Scenario("f_premature_turn_passed_over_checked",
+                 "as f_premature_turn_passed_over_bet, but the turn is checked through: seat 2's check on "
+                 "the early Jh begins the turn, seat 3 counts as checked on the flop and its check is its "
+                 "turn action (before: seat 2's check was taken for a repeat on the flop, seat 4's for an "
+                 "out-of-turn turn action and the river for a premature card)", profile="handbuch")
+    s.setup().start().deal().preflop().flop()
+    s.act(2, "check").act(4, "check").expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.act(2, "check").expect("PLAYER_SKIPPED", 3, "flop").expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    s.checks((3, 4)).river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
 def f_oversized_chip_stands() -> Scenario:
     s = Scenario("f_oversized_chip_stands", "000 §3.1, 001 §8: facing 100, seat 4 drops "
                                             "one 500 chip without a word: OVERSIZED_CHIP, a call, 400 go "
