@@ -155,6 +155,8 @@ class DealPart(HandBase):
             self.replacement_due = None
             self._maybe_deal_complete(ev.t, out)
             return out
+        if seat == self.replacement_due and seat != self._next_in_order():
+            return out + self._replaced_at_once(seat, card, ev)
         wrong = self._deal_order(seat)
         self._place_hole(seat, card, ev)
         self.deal_cards.append(card)
@@ -162,6 +164,30 @@ class DealPart(HandBase):
             return out + wrong  # a misdeal: the hand is void
         self._maybe_deal_complete(ev.t, out)
         return out
+
+    def _next_in_order(self) -> int:
+        """The seat the deal's next card goes to (after the last seat of a round: the first seat)."""
+        order = self.dealt_in
+        return order[self.deal_pos + 1] if self.deal_pos + 1 < len(order) else order[0]
+
+    def _replaced_at_once(self, seat: int, card: str, ev: Event) -> list[Finding]:
+        """The seat whose hole card was exposed gets its replacement at once, not after the deal.
+
+        000 §2.4 and 003 (1) want the deal finished first and the replacement last, but no seat is passed
+        over and nobody has seen a card it should not have: not the deal-order misdeal of 004 §4(2h)
+        (004 §4(3) wants errors corrected where possible). The remedy was not followed (said once); the
+        card is the seat's and the deal goes on in order from the seat that was next."""
+        self._place_hole(seat, card, ev)
+        self.replacement_due = None
+        exposed = self.exposed_card
+        if exposed is not None and self.zones.zone_of(exposed) == "burn" and exposed not in self.early_burns:
+            # Already burned face up as the remedy asks; the alert below forgives the rest of the remedy
+            # (Hand.accept_as_played), so that burn must count as the flop's burn like any early burn.
+            self.early_burns.append(exposed)
+        return [_f("CORRECTION_NOT_FOLLOWED", f"Seat {seat} got its replacement card at once; expected: the "
+                                              f"deal finished first and the replacement dealt last "
+                                              f"(000 §2.4); the deal goes on from seat "
+                                              f"{self._next_in_order()}", seat=seat)]
 
     def _dealt_count(self) -> int:
         return len(self.deal_cards)

@@ -198,6 +198,42 @@ def worked_000_2_4_exposed_then_burn() -> Scenario:
 
 
 @scenario
+def f_exposed_replaced_at_once() -> Scenario:
+    s = Scenario("f_exposed_replaced_at_once",
+                 "000 §2.4 not followed: seat 4's exposed Qs is burned face up and seat 4 gets its "
+                 "replacement 3s at once instead of last; no seat was passed over, so not the deal-order "
+                 "misdeal (004 §4(2h)): one CORRECTION_NOT_FOLLOWED, the deal goes on from seat 1, the flop "
+                 "comes without a burn (Qs was its burn) and seat 2 wins (before: DEAL_OUT_OF_ORDER, "
+                 "misdeal)")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.gone("seat4", "Qs").card("burn", "Qs").card("seat4", "3s")
+    s.expect("CORRECTION_NOT_FOLLOWED", 4, "deal", severity="error")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.preflop()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh").card("board", "8d").card("board", "2c")
+    s.checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_exposed_replaced_at_once_burn() -> Scenario:
+    s = Scenario("f_exposed_replaced_at_once_burn",
+                 "as f_exposed_replaced_at_once, but the dealer mucks the exposed Qs and burns as usual "
+                 "before the flop: the one CORRECTION_NOT_FOLLOWED covers the remedy, the hand is followed "
+                 "to the showdown without further alerts")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.gone("seat4", "Qs").card("seat4", "3s").expect("CORRECTION_NOT_FOLLOWED", 4, "deal").card("muck", "Qs")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.preflop().street("4d", "Kh", "8d", "2c")
+    s.checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
 def worked_000_2_6_premature_turn() -> Scenario:
     s = Scenario("worked_000_2_6_premature_turn",
                  "000 §2.6 worked example: Jh turned before the flop betting closed; Jh set aside; after the "
