@@ -135,6 +135,10 @@ class BoardPart(HandBase):
         if self._fourth_flop_card_in_runout(ev.t):
             return self._runout_too_many_flop(card)
         s = self.street
+        if self.exposed_card is not None and s == "flop" and not self.board_now and self.phase == DUE:
+            out += self.exposed_kept_at_seat(ev.t)  # the exposed hole card's last moment to leave
+            if self.phase != DUE:
+                return out  # that dead hand left one player: the hand is over
         out += self._owed_before_board(card)
         out += self._knock_check(card, "Board card")
         if self.burn_fix_back == "pending":

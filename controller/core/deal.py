@@ -308,6 +308,40 @@ class DealPart(HandBase):
                 return s
         return after[0]
 
+    def exposed_kept_at_seat(self, t: float) -> list[Finding]:
+        """The flop's first card comes while the exposed hole card (HOLE_CARD_EXPOSED) still lies at its
+        seat: the remedy's step "it leaves the seat as the first burn" never happened, and the seat keeps
+        it. With its replacement too the seat plays three cards: a hand with the wrong number of cards is
+        dead (000 §1.5), and found this late (the preflop action is over) that is the remedy 000 §2.4 and
+        the DEAL_TOO_MANY_CARDS row give, not a misdeal. Without a replacement the exposed card is simply
+        one of the seat's two and plays. Checked once per hand."""
+        card, self.exposed_card = self.exposed_card, None  # from here a plain card wherever it lies
+        zone = self.zones.zone_of(card) if card is not None else None
+        seat = _seat_of(zone) if zone is not None else None
+        if card is None or seat is None or seat not in self.holes or seat in self.record.folded:
+            return []
+        if len(self.holes[seat]) < self.game.hole_cards:
+            self._exposed_plays(seat, card)  # no replacement came: the exposed card is one of its two
+            return []
+        self.must_leave.pop(card, None)
+        self.record.dead.add(seat)
+        self.record.folded.add(seat)
+        out = [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} kept its exposed {card} besides its replacement: it "
+                                         f"holds {len(self.holes[seat]) + 1} cards when the flop comes; its "
+                                         f"hand is dead (000 §1.5)", seat=seat, cards=[card],
+                  severity="dead_hand")]
+        if len(self.live()) <= 1 and self.phase == DUE:
+            out += self._end_betting(t, "fold")
+        return out
+
+    def _exposed_plays(self, seat: int, card: str) -> None:
+        """The exposed card stays at its seat with no replacement: it is one of the seat's cards again."""
+        self.must_leave.pop(card, None)
+        self.must_burn = {s: c for s, c in self.must_burn.items() if c != card}
+        self.holes[seat].append(card)
+        self.record.hole.setdefault(seat, []).append(card)
+        self.record.notes.append(f"exposed {card} never replaced: it plays for seat {seat}")
+
     def _still_preflop(self) -> bool:
         """Preflop, or an all-in on the blinds left nobody to act and the flop is due with nothing of it
         out yet (no knock, burn or board card): a card to the first seat now is still the deal's extra
@@ -485,10 +519,14 @@ class DealPart(HandBase):
         if out:
             return out
         if self.replacement_due is not None:
-            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Betting began before seat {self.replacement_due} got "
+            seat, card = self.replacement_due, self.exposed_card
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Betting began before seat {seat} got "
                                                      f"its replacement card; expected: the replacement card "
-                                                     f"dealt last", seat=self.replacement_due))
+                                                     f"dealt last", seat=seat))
             self.replacement_due = None
+            if card is not None and self.zones.zone_of(card) == f"seat{seat}":
+                self._exposed_plays(seat, card)  # still at the seat: it holds its two cards
+                self.exposed_card = None
         self._start_preflop(ev.t, out)
         if any(_severity(f) == "misdeal" for f in out):
             return out  # the hand is void; the action does not count

@@ -234,6 +234,50 @@ def f_exposed_replaced_at_once_burn() -> Scenario:
 
 
 @scenario
+def f_exposed_kept_three_cards() -> Scenario:
+    s = Scenario("f_exposed_kept_three_cards",
+                 "000 §2.4 not followed: seat 4 gets its replacement Kc last but keeps the exposed Qs; the "
+                 "flop comes without a burn while Qs still lies at the seat: seat 4 plays three cards, a "
+                 "hand with the wrong number of cards is dead (000 §1.5; found after the preflop action, "
+                 "so not a misdeal: 000 §2.4); seat 2 wins though seat 4's Kc Js would beat it "
+                 "(before: the core judged seat 4's other two cards and paid it)")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.card("seat4", "Kc").preflop()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "flop", severity="dead_hand")
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    s.card("board", "8d").card("board", "2c")
+    s.checks((2, 3)).turn().checks((2, 3)).river().checks((2, 3)).expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    return s.settle(**WON)
+
+
+@scenario
+def f_exposed_never_replaced() -> Scenario:
+    s = Scenario("f_exposed_never_replaced",
+                 "000 §2.4 not followed: seat 4's exposed Qs is neither taken away nor replaced and the "
+                 "betting begins: one CORRECTION_NOT_FOLLOWED; seat 4 still holds two cards, so Qs plays as "
+                 "one of them and the flop comes with the usual burn (before: DEAL_SEAT_SKIPPED, a misdeal, "
+                 "as if seat 4 held one card)")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.act(4, "call", 100).expect("CORRECTION_NOT_FOLLOWED", 4, "deal")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.e("exposed", zone="seat4", card="Qs").e("exposed", zone="seat4", card="Js")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    return s.settle(**WON)
+
+
+@scenario
 def worked_000_2_6_premature_turn() -> Scenario:
     s = Scenario("worked_000_2_6_premature_turn",
                  "000 §2.6 worked example: Jh turned before the flop betting closed; Jh set aside; after the "
