@@ -240,6 +240,28 @@ class DealPart(HandBase):
         return [_f("CARD_OFF_TABLE", f"Card {card} left seat {seat} during the deal and was not seen again "
                                      f"before the betting began", seat=seat, cards=[card])]
 
+    def missing_noticed(self, seat: int) -> list[Finding]:
+        """Another seat acts preflop, before two actions, while a live seat's hole card has left its reader
+        and reached no zone: the card is missing, noticed before the action limit, a misdeal (004 §4(2i)
+        with §4(1); 000 §2.4 says the same of a card leaving the table while dealing). Later, or on a
+        later street, the hand goes on and CARD_MISSING is said at its end (004 §6(3)). Both cards gone
+        is a hand thrown forward (ACTION_AFTER_FOLD), not a missing card; the seat's own action is not
+        the moment (a player lifts a card to look at it before acting)."""
+        if self.street_i != 0 or self.limit_reached():
+            return []
+        rec = self.record
+        for card, zone in sorted(self.lost.items()):
+            owner = _seat_of(zone)
+            if owner is None or owner == seat or owner in rec.folded or owner in rec.dead:
+                continue
+            if owner in self.thrown:
+                continue  # both cards off the reader: thrown forward, judged as such
+            del self.lost[card]
+            return [_f("CARD_MISSING", f"Card {card} left seat {owner} and was not seen again before two "
+                                       f"actions: misdeal; count the cards before reshuffling (004 §4(2i))",
+                       seat=owner, severity="misdeal")]
+        return []
+
     def _maybe_deal_complete(self, t: float, out: list[Finding]) -> None:
         if len(self.deal_cards) < len(self.deal_seq) or self.replacement_due is not None:
             return

@@ -156,6 +156,8 @@ class Hand(DealPart, BoardPart):
             return [_f("BAD_EVENT", f"{ev.TYPE} from seat {ev.seat}, which is not dealt in this hand; event "
                                     f"not applied", seat=ev.seat)]
         out: list[Finding] = self._off_table() if self.in_flight else []
+        if self.lost and not out:
+            out = self.missing_noticed(ev.seat)
         if out:
             return out
         for seat in sorted(self.thrown) if self.thrown else ():

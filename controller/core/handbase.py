@@ -358,6 +358,9 @@ class HandBase:
     def _board_gone(self, card: str) -> list[Finding]:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
+    def missing_noticed(self, seat: int) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
     def exposed_kept_at_seat(self, t: float) -> list[Finding]:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 

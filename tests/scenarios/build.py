@@ -371,6 +371,38 @@ def d_card_missing() -> Scenario:
 
 
 @scenario
+def d_card_missing_misdeal() -> Scenario:
+    s = Scenario("d_card_missing_misdeal",
+                 "004 §4(2i) with §4(1): after seat 4's call, seat 3's 7d leaves its reader and is not seen "
+                 "again; seat 1 acts: the missing card is noticed before two actions, a misdeal (before: "
+                 "the hand went on and CARD_MISSING came only at the next hand); the redeal keeps the "
+                 "button and is played out")
+    s.setup().start().deal().act(4, "call", 100).gone("seat3", "7d")
+    s.act(1, "fold").expect("CARD_MISSING", 3, "preflop", severity="misdeal")
+    s.e("hand_start", dt=5.0, button=1).e("chips", seat=2, amount=50).e("chips", seat=3, amount=100)
+    s.deal().preflop().flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def d_card_missing_after_two_actions() -> Scenario:
+    s = Scenario("d_card_missing_after_two_actions",
+                 "as d_card_missing_misdeal, but seat 3's 7d goes missing after two actions: the hand "
+                 "stands (004 §4(1), §6(3)); seat 3 plays on with the card it has, CARD_MISSING when the "
+                 "next hand starts")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").gone("seat1", "2h").card("muck", "2h")
+    s.gone("seat1", "6c").card("muck", "6c").gone("seat3", "7d")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat4", "Qs").card("muck", "Qs")
+    s.gone("seat4", "Js").card("muck", "Js")
+    s.e("hand_start", dt=5.0).expect("CARD_MISSING", None, "between", severity="error")
+    return s.expect("POT_AWARD", 2, "showdown")
+
+
+@scenario
 def d_card_off_table() -> Scenario:
     s = Scenario("d_card_off_table", "seat 3's first card leaves its reader during the deal and is not seen "
                                      "again: misdeal when the betting starts")
