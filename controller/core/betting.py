@@ -634,7 +634,7 @@ class BettingRound:
         """A bet/raise short of the minimum: it stands (completed) or is a call, per profile."""
         bet, minimum = self.current_bet, self.min_raise_to
         word = "bet" if bet == 0 else "raise"
-        if under_raise_stands(self.profile, total - bet, self.min_raise_inc, intent.declared):
+        if under_raise_stands(self.profile, total - bet, self.min_raise_inc, intent.declared, facing=bet):
             fixed = min(minimum, cap)
             self._book(seat, intent, fixed)
             how = f"complete it to {fixed}" if fixed == minimum else f"complete it all-in to {fixed}"
