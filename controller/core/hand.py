@@ -220,6 +220,13 @@ class Hand(DealPart, BoardPart):
         assert isinstance(ev, ActionEvent)
         if self._repeats_last(ev):
             return []
+        rec = self.record
+        if rec.ended == "fold" and rec.live_seats() == [ev.seat]:
+            # The pot's only claimant, never asked: everyone else folded or is dead (a dead big blind
+            # cannot win, 000 §1.5, so the small blind wins as the others fold to it). Whatever it says
+            # now changes nothing; the pot is its own.
+            rec.notes.append(f"seat {ev.seat} {ev.action} after the others folded: the pot is its own")
+            return []
         return [_f("BAD_EVENT", f"action {ev.action} from seat {ev.seat} after the betting of hand "
                                 f"{self.number} ended (phase {self.phase!r}, action); event not applied",
                    seat=ev.seat)]

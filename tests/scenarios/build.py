@@ -1368,6 +1368,30 @@ def f_absent_player_hand() -> Scenario:
     return s.settle(s1=10000, s2=10200, s3=9900, s4=9900)
 
 
+@scenario
+def f_dead_big_blind_folded_to() -> Scenario:
+    s = Scenario("f_dead_big_blind_folded_to",
+                 "000 §1.5: seat 3 (big blind) is away when the deal completes: its hand is dead and can win "
+                 "nothing, its blind stays in. Seats 4 and 1 fold: the small blind is the pot's only "
+                 "claimant and wins 150 (the dead blind is not returned); its fold out of habit changes "
+                 "nothing (before: BAD_EVENT); the next hand is tracked")
+    s.setup().e("present", seat=3, present=False).start().deal().expect("DEAD_HAND_ABSENT", 3, "deal")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    s.act(4, "fold").gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js").card("muck", "Js")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "fold").gone("seat2", "Ah").card("muck", "Ah").gone("seat2", "Kd").card("muck", "Kd")
+    s.e("present", seat=3, present=True)
+    s.e("hand_start", dt=5.0, button=2).expect("POT_AWARD", 2, "showdown")
+    s.e("chips", seat=3, amount=50).e("chips", seat=4, amount=100)
+    for rnd in range(2):
+        for seat in (3, 4, 1, 2):
+            s.card(f"seat{seat}", HOLES[seat][rnd])
+    s.act(1, "fold").act(2, "fold").act(3, "fold").expect("UNCALLED_BET", 4, "showdown")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 4, "showdown")
+    s.stacks = {1: 10000, 2: 10100, 3: 9850, 4: 10050}
+    return s
+
+
 def _all_in_preflop(s: Scenario) -> Scenario:
     """Seat 3 (1000 chips) is all-in preflop and seat 2 calls; seats 4 and 1 fold: the board runs out."""
     s.setup()
