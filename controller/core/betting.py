@@ -945,8 +945,10 @@ class BettingRound:
         return findings
 
     def idle(self, seat: int) -> bool:
-        """`seat` has nothing to decide in this round: not to act, no action held, nothing owed."""
+        """`seat` is in the round and could act, but has nothing to decide: not to act, no action held,
+        nothing owed (folded and all-in seats are not idle: they act no more at all)."""
         return (seat in self._index and seat != self.to_act and seat not in self._pending
+                and seat not in self.folded and seat not in self.all_in
                 and not self._needs(seat, self._can_act_count()))
 
     def table_moved_on(self, t: float) -> list[Finding]:

@@ -215,6 +215,9 @@ class BoardPart(HandBase):
         rnd, nxt = self.round, self.premature_street
         if rnd is None or nxt is None or not isinstance(ev, ActionEvent) or not rnd.idle(ev.seat):
             return None
+        said_again = ev.amount is not None and ev.amount <= rnd.committed.get(ev.seat, 0)
+        if ev.action in ("call", "allin") and said_again:
+            return None  # the call it made in this round, said again (a console confirmation): no new street
         if self.street_i + 1 >= len(self.game.streets) or self.game.streets[self.street_i + 1] != nxt:
             return None
         lying = [c for c in self.premature if self.zones.zone_of(c) == "board"]

@@ -1265,6 +1265,21 @@ def f_premature_turn_passed_over_checked() -> Scenario:
 
 
 @scenario
+def f_premature_turn_call_confirmed() -> Scenario:
+    s = Scenario("f_premature_turn_call_confirmed",
+                 "guard of f_premature_turn_passed_over_*: seat 3's call of 200 on the flop is confirmed on "
+                 "the console after Jh was turned early (seat 4 still to act): the same call said again, not "
+                 "a turn action, so seat 4 keeps its turn and the worked example of 000 §2.6 follows")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).e("chips", seat=3, amount=200)
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.act(3, "call", 200).act(4, "call", 200).gone("board", "Jh")
+    s.street("5s", "9c").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="6h").checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
 def f_oversized_chip_stands() -> Scenario:
     s = Scenario("f_oversized_chip_stands", "000 §3.1, 001 §8: facing 100, seat 4 drops "
                                             "one 500 chip without a word: OVERSIZED_CHIP, a call, 400 go "
