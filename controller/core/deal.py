@@ -259,7 +259,8 @@ class DealPart(HandBase):
             del self.lost[card]
             return [_f("CARD_MISSING", f"Card {card} left seat {owner} and was not seen again before two "
                                        f"actions: misdeal; count the cards before reshuffling (004 §4(2i))",
-                       seat=owner, severity="misdeal")]
+                       seat=owner, severity="misdeal",
+                       remedy="Misdeal: count the cards, reshuffle and redeal; bets and button stay")]
         return []
 
     def _maybe_deal_complete(self, t: float, out: list[Finding]) -> None:
