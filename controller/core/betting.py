@@ -634,7 +634,7 @@ class BettingRound:
         """A bet/raise short of the minimum: it stands (completed) or is a call, per profile."""
         bet, minimum = self.current_bet, self.min_raise_to
         word = "bet" if bet == 0 else "raise"
-        if under_raise_stands(self.profile, total - bet, self.min_raise_inc, intent.declared):
+        if under_raise_stands(self.profile, total - bet, self.min_raise_inc, intent.declared, facing=bet):
             fixed = min(minimum, cap)
             self._book(seat, intent, fixed)
             how = f"complete it to {fixed}" if fixed == minimum else f"complete it all-in to {fixed}"
@@ -953,6 +953,39 @@ class BettingRound:
             self._acted.add(seat)
             self._record(seat, "check", self.committed[seat], t)
         self._run(seat, t, findings)
+        return findings
+
+    def idle(self, seat: int) -> bool:
+        """`seat` is in the round and could act, but has nothing to decide: not to act, no action held,
+        nothing owed (folded and all-in seats are not idle: they act no more at all)."""
+        return (seat in self._index and seat != self.to_act and seat not in self._pending
+                and seat not in self.folded and seat not in self.all_in
+                and not self._needs(seat, self._can_act_count()))
+
+    def table_moved_on(self, t: float) -> list[Finding]:
+        """The table began the next street (on a card dealt early) while seats still owed this round:
+        each seat still to act lost its turn as at the knock (000 §2.8: folded if it owed chips, else
+        checked); held out-of-turn actions apply as their turns come. Closes the round."""
+        findings: list[Finding] = []
+        for _ in range(len(self.seats)):  # each pass settles one seat; never loops past the table
+            seat = self.to_act
+            if self.closed or seat is None:
+                break
+            if seat in self._must_call:
+                findings += self._short_call_stands(seat, "the next street began", t)
+                continue
+            owed = self.committed[seat] < self.current_bet
+            as_what = f"folded (it owed {self.current_bet - self.committed[seat]})" if owed else "checked"
+            findings.append(Finding(
+                code="PLAYER_SKIPPED", seat=seat,
+                message=f"Seat {seat} was still to act when the next street's betting began on the card "
+                        f"dealt early: it counts as {as_what}"))
+            if owed:
+                self._do_fold(seat, t)
+            else:
+                self._acted.add(seat)
+                self._record(seat, "check", self.committed[seat], t)
+            self._run(seat, t, findings)
         return findings
 
     def _others_owe_action(self, seat: int) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.core.alerts import Finding
-from controller.core.events import Event
+from controller.core.events import ActionEvent, Event
 from controller.core.handbase import BETTING, DUE, Fix, HandBase, _f
 
 # In an all-in runout nobody can act on the flop, so "before any flop action" (catalogue, 000 §2.5) lasts
@@ -135,6 +135,10 @@ class BoardPart(HandBase):
         if self._fourth_flop_card_in_runout(ev.t):
             return self._runout_too_many_flop(card)
         s = self.street
+        if self.exposed_card is not None and s == "flop" and not self.board_now and self.phase == DUE:
+            out += self.exposed_kept_at_seat(ev.t)  # the exposed hole card's last moment to leave
+            if self.phase != DUE:
+                return out  # that dead hand left one player: the hand is over
         out += self._owed_before_board(card)
         out += self._knock_check(card, "Board card")
         if self.burn_fix_back == "pending":
@@ -201,6 +205,47 @@ class BoardPart(HandBase):
         self.street_done_t = t
         self.knocked = False  # the next street's knock is still to come
         return out
+
+    def moved_on_to_premature(self, ev: Event, card: str | None) -> list[Finding] | None:
+        """A seat with nothing left to do in the open round acts while the next street's cards, dealt
+        early, lie complete on the board: its action can only belong to that street, so the table
+        has kept the premature cards and begun the street. The seats still owing this round lost their
+        turn (000 §2.8, as at the knock); the kept cards are then said once (`kept_premature`) and the
+        action opens the street. None when this is not that case (the round goes on as usual)."""
+        rnd, nxt = self.round, self.premature_street
+        if rnd is None or nxt is None or not isinstance(ev, ActionEvent) or not rnd.idle(ev.seat):
+            return None
+        said_again = ev.amount is not None and ev.amount <= rnd.committed.get(ev.seat, 0)
+        if ev.action in ("call", "allin") and said_again:
+            return None  # the call it made in this round, said again (a console confirmation): no new street
+        if self.street_i + 1 >= len(self.game.streets) or self.game.streets[self.street_i + 1] != nxt:
+            return None
+        lying = [c for c in self.premature if self.zones.zone_of(c) == "board"]
+        if len(lying) < self.game.board_cards.get(nxt, 1):
+            return None  # not the whole street on the board: the remedy may still be under way
+        out = rnd.table_moved_on(ev.t)
+        self.late_checkers = {f.seat: self.street_i + 1 for f in out if f.code == "PLAYER_SKIPPED"
+                              and f.seat is not None and f.seat not in rnd.folded}
+        out += self._after_round_change(ev.t)
+        return out + self.handle_in_phase("action", ev, card)
+
+    def late_check(self, ev: Event) -> bool:
+        """A seat counted as checked when the table moved on (above) says "check" facing the new
+        street's bet: that is the check it owed on the last street, said late. Already counted, so
+        nothing is applied and the seat still owes its action here (no BAD_EVENT for a check facing
+        a bet). Any other action from it ends the allowance."""
+        seat = getattr(ev, "seat", None)
+        if seat is None or seat not in self.late_checkers:
+            return False
+        on_street = self.late_checkers.pop(seat) == self.street_i
+        rnd = self.round
+        if not on_street or not isinstance(ev, ActionEvent) or ev.action != "check" or rnd is None:
+            return False
+        if rnd.committed.get(seat, 0) >= rnd.current_bet:
+            return False  # it may check here: that is its action on this street
+        last = self.game.streets[self.street_i - 1]
+        self.record.notes.append(f"seat {seat}'s late check belongs to the {last}")
+        return True
 
     def kept_premature(self, t: float, exclude: str | None = None) -> list[Finding] | None:
         """Premature cards of the street now due still lie on the board: the dealer kept them as that

@@ -34,7 +34,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("BOXED_CARD", "warning", "004 §5", "Face-up card in the stub",
      "Take the boxed card out of play and treat it as if it were not there", "D"),
     ("CARD_MISSING", "error", "004 §4(2i), §6(3); 000 §2.4", "Card unaccounted for",
-     "Count the deck; a missing card does not change this hand's result", "D"),
+     "Count the deck; a missing card does not change this hand's result. Noticed preflop before two "
+     "actions: misdeal, count the cards, reshuffle and redeal", "D"),
     ("CARD_OFF_TABLE", "misdeal", "000 §2.4; 004 §3(4)", "Card left the table during the deal",
      "Misdeal; count the cards before reshuffling and inform the floor", "D"),
     # --- H: dealing the hole cards

@@ -19,17 +19,21 @@ def is_oversized_chip(increase: int, to_call: int, chip_values: Collection[int])
     return increase > to_call and increase in chip_values
 
 
-def under_raise_stands(profile: Profile, raised_by: int, full_increment: int, declared: bool) -> bool:
+def under_raise_stands(profile: Profile, raised_by: int, full_increment: int, declared: bool,
+                       facing: int = 0) -> bool:
     """Does a bet/raise short of the minimum stand as a raise (to be completed) rather than a call?
 
     `raised_by` is how far the new total goes above the current bet, `full_increment` the legal minimum
-    increment (last full raise, at least the big blind). handbuch (000 §3.1): an undeclared raise of 50 %
-    or more of a full raise stands; a declared raise always stands. cuca (001 §8): more than half stands,
-    at most half is a call, declared or not.
+    increment (last full raise, at least the big blind), `facing` the current bet itself (0: an opening
+    bet, or a caller that does not know it). The half is taken of the increment, or, under the profile's
+    `under_raise_basis` "previous_bet" (handbuch: 000 §3.1 speaks of the bet made before the player), of
+    the bet faced when there is one. handbuch: an undeclared raise of 50 % or more stands; a declared
+    raise always stands. cuca (001 §8): more than half stands, at most half is a call, declared or not.
     """
+    basis = facing if profile.under_raise_basis == "previous_bet" and facing > 0 else full_increment
     if profile.under_raise == "half_or_more_is_raise":
-        return declared or 2 * raised_by >= full_increment
-    return 2 * raised_by > full_increment
+        return declared or 2 * raised_by >= basis
+    return 2 * raised_by > basis
 
 
 def all_in_reopens(profile: Profile, raised_by: int, full_increment: int) -> bool:

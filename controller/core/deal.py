@@ -155,6 +155,8 @@ class DealPart(HandBase):
             self.replacement_due = None
             self._maybe_deal_complete(ev.t, out)
             return out
+        if seat == self.replacement_due and seat != self._next_in_order():
+            return out + self._replaced_at_once(seat, card, ev)
         wrong = self._deal_order(seat)
         self._place_hole(seat, card, ev)
         self.deal_cards.append(card)
@@ -162,6 +164,30 @@ class DealPart(HandBase):
             return out + wrong  # a misdeal: the hand is void
         self._maybe_deal_complete(ev.t, out)
         return out
+
+    def _next_in_order(self) -> int:
+        """The seat the deal's next card goes to (after the last seat of a round: the first seat)."""
+        order = self.dealt_in
+        return order[self.deal_pos + 1] if self.deal_pos + 1 < len(order) else order[0]
+
+    def _replaced_at_once(self, seat: int, card: str, ev: Event) -> list[Finding]:
+        """The seat whose hole card was exposed gets its replacement at once, not after the deal.
+
+        000 §2.4 and 003 (1) want the deal finished first and the replacement last, but no seat is passed
+        over and nobody has seen a card it should not have: not the deal-order misdeal of 004 §4(2h)
+        (004 §4(3) wants errors corrected where possible). The remedy was not followed (said once); the
+        card is the seat's and the deal goes on in order from the seat that was next."""
+        self._place_hole(seat, card, ev)
+        self.replacement_due = None
+        exposed = self.exposed_card
+        if exposed is not None and self.zones.zone_of(exposed) == "burn" and exposed not in self.early_burns:
+            # Already burned face up as the remedy asks; the alert below forgives the rest of the remedy
+            # (Hand.accept_as_played), so that burn must count as the flop's burn like any early burn.
+            self.early_burns.append(exposed)
+        return [_f("CORRECTION_NOT_FOLLOWED", f"Seat {seat} got its replacement card at once; expected: the "
+                                              f"deal finished first and the replacement dealt last "
+                                              f"(000 §2.4); the deal goes on from seat "
+                                              f"{self._next_in_order()}", seat=seat)]
 
     def _dealt_count(self) -> int:
         return len(self.deal_cards)
@@ -213,6 +239,29 @@ class DealPart(HandBase):
         self.in_flight.clear()
         return [_f("CARD_OFF_TABLE", f"Card {card} left seat {seat} during the deal and was not seen again "
                                      f"before the betting began", seat=seat, cards=[card])]
+
+    def missing_noticed(self, seat: int) -> list[Finding]:
+        """Another seat acts preflop, before two actions, while a live seat's hole card has left its reader
+        and reached no zone: the card is missing, noticed before the action limit, a misdeal (004 §4(2i)
+        with §4(1); 000 §2.4 says the same of a card leaving the table while dealing). Later, or on a
+        later street, the hand goes on and CARD_MISSING is said at its end (004 §6(3)). Both cards gone
+        is a hand thrown forward (ACTION_AFTER_FOLD), not a missing card; the seat's own action is not
+        the moment (a player lifts a card to look at it before acting)."""
+        if self.street_i != 0 or self.limit_reached():
+            return []
+        rec = self.record
+        for card, zone in sorted(self.lost.items()):
+            owner = _seat_of(zone)
+            if owner is None or owner == seat or owner in rec.folded or owner in rec.dead:
+                continue
+            if owner in self.thrown:
+                continue  # both cards off the reader: thrown forward, judged as such
+            del self.lost[card]
+            return [_f("CARD_MISSING", f"Card {card} left seat {owner} and was not seen again before two "
+                                       f"actions: misdeal; count the cards before reshuffling (004 §4(2i))",
+                       seat=owner, severity="misdeal",
+                       remedy="Misdeal: count the cards, reshuffle and redeal; bets and button stay")]
+        return []
 
     def _maybe_deal_complete(self, t: float, out: list[Finding]) -> None:
         if len(self.deal_cards) < len(self.deal_seq) or self.replacement_due is not None:
@@ -281,6 +330,40 @@ class DealPart(HandBase):
             if starts[s] - self.prev[s] - self.posted.get(s, 0) > 0:
                 return s
         return after[0]
+
+    def exposed_kept_at_seat(self, t: float) -> list[Finding]:
+        """The flop's first card comes while the exposed hole card (HOLE_CARD_EXPOSED) still lies at its
+        seat: the remedy's step "it leaves the seat as the first burn" never happened, and the seat keeps
+        it. With its replacement too the seat plays three cards: a hand with the wrong number of cards is
+        dead (000 §1.5), and found this late (the preflop action is over) that is the remedy 000 §2.4 and
+        the DEAL_TOO_MANY_CARDS row give, not a misdeal. Without a replacement the exposed card is simply
+        one of the seat's two and plays. Checked once per hand."""
+        card, self.exposed_card = self.exposed_card, None  # from here a plain card wherever it lies
+        zone = self.zones.zone_of(card) if card is not None else None
+        seat = _seat_of(zone) if zone is not None else None
+        if card is None or seat is None or seat not in self.holes or seat in self.record.folded:
+            return []
+        if len(self.holes[seat]) < self.game.hole_cards:
+            self._exposed_plays(seat, card)  # no replacement came: the exposed card is one of its two
+            return []
+        self.must_leave.pop(card, None)
+        self.record.dead.add(seat)
+        self.record.folded.add(seat)
+        out = [_f("DEAL_TOO_MANY_CARDS", f"Seat {seat} kept its exposed {card} besides its replacement: it "
+                                         f"holds {len(self.holes[seat]) + 1} cards when the flop comes; its "
+                                         f"hand is dead (000 §1.5)", seat=seat, cards=[card],
+                  severity="dead_hand")]
+        if len(self.live()) <= 1 and self.phase == DUE:
+            out += self._end_betting(t, "fold")
+        return out
+
+    def _exposed_plays(self, seat: int, card: str) -> None:
+        """The exposed card stays at its seat with no replacement: it is one of the seat's cards again."""
+        self.must_leave.pop(card, None)
+        self.must_burn = {s: c for s, c in self.must_burn.items() if c != card}
+        self.holes[seat].append(card)
+        self.record.hole.setdefault(seat, []).append(card)
+        self.record.notes.append(f"exposed {card} never replaced: it plays for seat {seat}")
 
     def _still_preflop(self) -> bool:
         """Preflop, or an all-in on the blinds left nobody to act and the flop is due with nothing of it
@@ -476,10 +559,14 @@ class DealPart(HandBase):
         if out:
             return out
         if self.replacement_due is not None:
-            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Betting began before seat {self.replacement_due} got "
+            seat, card = self.replacement_due, self.exposed_card
+            out.append(_f("CORRECTION_NOT_FOLLOWED", f"Betting began before seat {seat} got "
                                                      f"its replacement card; expected: the replacement card "
-                                                     f"dealt last", seat=self.replacement_due))
+                                                     f"dealt last", seat=seat))
             self.replacement_due = None
+            if card is not None and self.zones.zone_of(card) == f"seat{seat}":
+                self._exposed_plays(seat, card)  # still at the seat: it holds its two cards
+                self.exposed_card = None
         self._start_preflop(ev.t, out)
         if any(_severity(f) == "misdeal" for f in out):
             return out  # the hand is void; the action does not count

@@ -156,6 +156,8 @@ class Hand(DealPart, BoardPart):
             return [_f("BAD_EVENT", f"{ev.TYPE} from seat {ev.seat}, which is not dealt in this hand; event "
                                     f"not applied", seat=ev.seat)]
         out: list[Finding] = self._off_table() if self.in_flight else []
+        if self.lost and not out:
+            out = self.missing_noticed(ev.seat)
         if out:
             return out
         for seat in sorted(self.thrown) if self.thrown else ():
@@ -169,6 +171,12 @@ class Hand(DealPart, BoardPart):
                                   seat=seat))
                     out += rnd.fold(seat, ev.t, "dead hand: cards thrown forward and acted upon")
         self.thrown.clear()
+        if self.premature_street is not None:  # rare: only while a premature card is open
+            moved = self.moved_on_to_premature(ev, card)
+            if moved is not None:
+                return out + moved
+        if self.late_checkers and self.late_check(ev):
+            return out
         out += rnd.feed(ev)
         out += self._after_round_change(ev.t)
         return out
@@ -211,6 +219,13 @@ class Hand(DealPart, BoardPart):
         """An action after betting ended: a repeat of the seat's last action is the same action again."""
         assert isinstance(ev, ActionEvent)
         if self._repeats_last(ev):
+            return []
+        rec = self.record
+        if rec.ended == "fold" and rec.live_seats() == [ev.seat]:
+            # The pot's only claimant, never asked: everyone else folded or is dead (a dead big blind
+            # cannot win, 000 §1.5, so the small blind wins as the others fold to it). Whatever it says
+            # now changes nothing; the pot is its own.
+            rec.notes.append(f"seat {ev.seat} {ev.action} after the others folded: the pot is its own")
             return []
         return [_f("BAD_EVENT", f"action {ev.action} from seat {ev.seat} after the betting of hand "
                                 f"{self.number} ended (phase {self.phase!r}, action); event not applied",

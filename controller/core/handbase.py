@@ -46,6 +46,7 @@ class RoundLike(Protocol):
     all_in: set[int]
     last_aggressor: int | None
     records: list[Any]
+    current_bet: int
 
     @property
     def pending(self) -> dict[int, int]: ...  # out-of-turn actions held for their seat's turn
@@ -56,6 +57,8 @@ class RoundLike(Protocol):
     def accept_as_played(self) -> None: ...  # the floor accepted the table's amounts as placed
     def passed_over_at_knock(self, t: float) -> list[Finding] | None: ...
     def short_call_passed(self, why: str, t: float) -> list[Finding] | None: ...
+    def idle(self, seat: int) -> bool: ...  # nothing to decide in this round
+    def table_moved_on(self, t: float) -> list[Finding]: ...  # seats still to act lose their turn
 
 
 class ShowdownLike(Protocol):
@@ -168,6 +171,9 @@ class HandBase:
         self.must_leave: dict[str, str] = {}  # card → zone it must leave before the next board card
         self.premature: list[str] = []
         self.premature_street: str | None = None
+        # Seats counted as checked when the table began a street on cards dealt early (board.py,
+        # moved_on_to_premature): a check they speak next is that lost turn's, said late.
+        self.late_checkers: dict[int, int] = {}  # seat -> the street index it may still say it on
         self.fix: Fix | None = None
         self.exposures = 0
         self.exposed_card: str | None = None
@@ -351,6 +357,12 @@ class HandBase:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def _board_gone(self, card: str) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def missing_noticed(self, seat: int) -> list[Finding]:
+        raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def exposed_kept_at_seat(self, t: float) -> list[Finding]:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
 
     def kept_premature(self, t: float, exclude: str | None = None) -> list[Finding] | None:

@@ -16,6 +16,10 @@ FlopFix = Literal[
 ]
 UnderRaise = Literal["half_or_more_is_raise", "more_than_half_is_raise"]
 AllInReopen = Literal["full_raise", "half_raise"]
+# What the under-raise's 50 % is taken of: 000 §3.1 measures the raise against the bet the player faces
+# (the previous bet, all of it); 001 §8 and TDA against the full raise increment. The two agree for the
+# first raise of a round and differ after a re-raise.
+UnderRaiseBasis = Literal["raise_increment", "previous_bet"]
 # Odd units of a split pot: 000 §4.1 gives one odd unit to each winner in turn from the button's left;
 # 001 §9.1 gives the indivisible rest to the first winner left of the button (as TDA does).
 OddChips = Literal["one_each", "all_to_first"]
@@ -40,6 +44,7 @@ class Profile:
     four_card_flop: FlopFix = "reshuffle_stub_redeal"
     five_plus_flop: FlopFix = "reshuffle_stub_redeal"
     under_raise: UnderRaise = "more_than_half_is_raise"
+    under_raise_basis: UnderRaiseBasis = "raise_increment"
     all_in_reopen: AllInReopen = "half_raise"
     odd_chips: OddChips = "all_to_first"
     premature_turn: PrematureTurn = "set_aside"
@@ -64,7 +69,8 @@ PROFILES: dict[str, Profile] = {
             name="handbuch", title="Dealer-Handbuch (000)", max_seats=11,
             flop_no_burn="recall_reshuffle_redeal", four_card_flop="recall_reshuffle_redeal",
             five_plus_flop="recall_reshuffle_redeal", under_raise="half_or_more_is_raise",
-            all_in_reopen="full_raise", odd_chips="one_each", boxed_board_card_plays=True,
+            under_raise_basis="previous_bet", all_in_reopen="full_raise", odd_chips="one_each",
+            boxed_board_card_plays=True,
         ),
         Profile(name="cuca", title="Cuca's House Rules v1.0.5 (001)"),
         Profile(
@@ -82,7 +88,8 @@ PROFILES: dict[str, Profile] = {
             name="tda", title="TDA 2024 (public Tournament Directors Association rules)",
             flop_no_burn="restore_before_bet", four_card_flop="scramble_floor_picks_burn",
             five_plus_flop="scramble_floor_picks_burn", all_in_reopen="full_raise",
-            # TDA: a raise of 50 % or more of the last raise must be completed, as in the handbuch.
+            # TDA 2024 Rule 43: a raise of 50 % or more of the last full bet or raise must be completed
+            # (the handbuch measures it against the whole previous bet instead).
             under_raise="half_or_more_is_raise",
             action_limit_rule="substantial",
         ),

@@ -27,7 +27,8 @@ SUMMARIES: dict[str, str] = {
         "deal on as if it had never been there."),
     "CARD_MISSING": (
         "If a card cannot be found after the hand, count the deck (004 §4, §6(3)); the result of the hand"
-        " that was played stands."),
+        " that was played stands. A card found missing before two actions have been taken makes the hand"
+        " a misdeal (004 §4(1), (2i)): count the cards, reshuffle, redeal."),
     "CARD_OFF_TABLE": (
         "A card that leaves the table during the deal makes it a misdeal (000 §2.4, 004 §3(4)); count the"
         " deck before reshuffling and tell the floor."),

@@ -35,6 +35,27 @@ def test_undeclared_raise_short_of_the_minimum(profile: str, placed: int, kind: 
     assert chips_total(r) == before
 
 
+@pytest.mark.parametrize(("profile", "placed", "kind", "total"), [
+    # bet 40, re-raised to 120 (an increment of 80): a full raise goes to 200. 000 §3.1 takes the 50 % of
+    # the bet the player faces (120: at least 60 more, to 180); 001 §8 and TDA of the increment (80: 40)
+    ("handbuch", 180, "raise", 200),
+    ("handbuch", 179, "call", 120),
+    ("handbuch", 170, "call", 120),  # 50 more: half the increment, but not half the bet faced
+    ("tda", 170, "raise", 200),
+    ("tda", 159, "call", 120),
+    ("cuca", 170, "raise", 200),
+    ("cuca", 160, "call", 120),
+])
+def test_undeclared_raise_after_a_re_raise(profile: str, placed: int, kind: str, total: int) -> None:
+    r = facing_bet_of_40(profile)
+    feed_ok(r, chips(2, 120))
+    before = chips_total(r)
+    out = r.feed(chips(3, placed))
+    assert codes(out) == ["BET_BELOW_MINIMUM"]
+    assert r.committed[3] == total and r.records[-1].action == kind
+    assert chips_total(r) == before
+
+
 def test_opening_bet_below_the_big_blind_per_profile() -> None:
     # bb 20: a bet of 10 is exactly half the minimum bet
     hb = make_round(profile="handbuch", seats=(1, 2), bb=20)

@@ -198,6 +198,86 @@ def worked_000_2_4_exposed_then_burn() -> Scenario:
 
 
 @scenario
+def f_exposed_replaced_at_once() -> Scenario:
+    s = Scenario("f_exposed_replaced_at_once",
+                 "000 §2.4 not followed: seat 4's exposed Qs is burned face up and seat 4 gets its "
+                 "replacement 3s at once instead of last; no seat was passed over, so not the deal-order "
+                 "misdeal (004 §4(2h)): one CORRECTION_NOT_FOLLOWED, the deal goes on from seat 1, the flop "
+                 "comes without a burn (Qs was its burn) and seat 2 wins (before: DEAL_OUT_OF_ORDER, "
+                 "misdeal)")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.gone("seat4", "Qs").card("burn", "Qs").card("seat4", "3s")
+    s.expect("CORRECTION_NOT_FOLLOWED", 4, "deal", severity="error")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.preflop()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh").card("board", "8d").card("board", "2c")
+    s.checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_exposed_replaced_at_once_burn() -> Scenario:
+    s = Scenario("f_exposed_replaced_at_once_burn",
+                 "as f_exposed_replaced_at_once, but the dealer mucks the exposed Qs and burns as usual "
+                 "before the flop: the one CORRECTION_NOT_FOLLOWED covers the remedy, the hand is followed "
+                 "to the showdown without further alerts")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.gone("seat4", "Qs").card("seat4", "3s").expect("CORRECTION_NOT_FOLLOWED", 4, "deal").card("muck", "Qs")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.preflop().street("4d", "Kh", "8d", "2c")
+    s.checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_exposed_kept_three_cards() -> Scenario:
+    s = Scenario("f_exposed_kept_three_cards",
+                 "000 §2.4 not followed: seat 4 gets its replacement Kc last but keeps the exposed Qs; the "
+                 "flop comes without a burn while Qs still lies at the seat: seat 4 plays three cards, a "
+                 "hand with the wrong number of cards is dead (000 §1.5; found after the preflop action, "
+                 "so not a misdeal: 000 §2.4); seat 2 wins though seat 4's Kc Js would beat it "
+                 "(before: the core judged seat 4's other two cards and paid it)")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.card("seat4", "Kc").preflop()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="Kh")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "flop", severity="dead_hand")
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    s.card("board", "8d").card("board", "2c")
+    s.checks((2, 3)).turn().checks((2, 3)).river().checks((2, 3)).expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    return s.settle(**WON)
+
+
+@scenario
+def f_exposed_never_replaced() -> Scenario:
+    s = Scenario("f_exposed_never_replaced",
+                 "000 §2.4 not followed: seat 4's exposed Qs is neither taken away nor replaced and the "
+                 "betting begins: one CORRECTION_NOT_FOLLOWED; seat 4 still holds two cards, so Qs plays as "
+                 "one of them and the flop comes with the usual burn (before: DEAL_SEAT_SKIPPED, a misdeal, "
+                 "as if seat 4 held one card)")
+    s.setup().start()
+    s.card("seat2", "Ah").card("seat3", "7c").card("seat4", "Qs").e("exposed", zone="seat4", card="Qs")
+    s.expect("HOLE_CARD_EXPOSED", 4, "deal")
+    s.card("seat1", "2h").card("seat2", "Kd").card("seat3", "7d").card("seat4", "Js").card("seat1", "6c")
+    s.act(4, "call", 100).expect("CORRECTION_NOT_FOLLOWED", 4, "deal")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.e("exposed", zone="seat4", card="Qs").e("exposed", zone="seat4", card="Js")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    return s.settle(**WON)
+
+
+@scenario
 def worked_000_2_6_premature_turn() -> Scenario:
     s = Scenario("worked_000_2_6_premature_turn",
                  "000 §2.6 worked example: Jh turned before the flop betting closed; Jh set aside; after the "
@@ -288,6 +368,38 @@ def d_card_missing() -> Scenario:
     s.expect("UNCALLED_BET", 2, "showdown")
     s.e("hand_start", dt=5.0).expect("CARD_MISSING", None, "between").expect("POT_AWARD", 2, "showdown")
     return s
+
+
+@scenario
+def d_card_missing_misdeal() -> Scenario:
+    s = Scenario("d_card_missing_misdeal",
+                 "004 §4(2i) with §4(1): after seat 4's call, seat 3's 7d leaves its reader and is not seen "
+                 "again; seat 1 acts: the missing card is noticed before two actions, a misdeal (before: "
+                 "the hand went on and CARD_MISSING came only at the next hand); the redeal keeps the "
+                 "button and is played out")
+    s.setup().start().deal().act(4, "call", 100).gone("seat3", "7d")
+    s.act(1, "fold").expect("CARD_MISSING", 3, "preflop", severity="misdeal")
+    s.e("hand_start", dt=5.0, button=1).e("chips", seat=2, amount=50).e("chips", seat=3, amount=100)
+    s.deal().preflop().flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def d_card_missing_after_two_actions() -> Scenario:
+    s = Scenario("d_card_missing_after_two_actions",
+                 "as d_card_missing_misdeal, but seat 3's 7d goes missing after two actions: the hand "
+                 "stands (004 §4(1), §6(3)); seat 3 plays on with the card it has, CARD_MISSING when the "
+                 "next hand starts")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").gone("seat1", "2h").card("muck", "2h")
+    s.gone("seat1", "6c").card("muck", "6c").gone("seat3", "7d")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat4", "Qs").card("muck", "Qs")
+    s.gone("seat4", "Js").card("muck", "Js")
+    s.e("hand_start", dt=5.0).expect("CARD_MISSING", None, "between", severity="error")
+    return s.expect("POT_AWARD", 2, "showdown")
 
 
 @scenario
@@ -1149,6 +1261,54 @@ def f_player_skipped_at_knock_checked() -> Scenario:
 
 
 @scenario
+def f_premature_turn_passed_over_bet() -> Scenario:
+    s = Scenario("f_premature_turn_passed_over_bet",
+                 "triple fault: seat 4 checks the flop past seat 3, the dealer turns Jh with no knock (000 "
+                 "§2.6: premature, seat 3 still owes), then seat 2 bets the turn on it: a seat with nothing "
+                 "left on the flop can only be acting on the turn, so the table kept Jh (one "
+                 "CORRECTION_NOT_FOLLOWED) and seat 3 lost its flop turn (000 §2.8: checked, it owed "
+                 "nothing); seat 3's check facing the bet is that flop check said late, then it calls; "
+                 "seat 2 wins 900 (before: BAD_EVENTs, a premature river and dead hands)")
+    s.setup().start().deal().preflop().flop()
+    s.act(2, "check").act(4, "check").expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.act(2, "bet", 200).expect("PLAYER_SKIPPED", 3, "flop").expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    s.act(3, "check").act(3, "call", 200).act(4, "call", 200)
+    s.river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_premature_turn_passed_over_checked() -> Scenario:
+    s = Scenario("f_premature_turn_passed_over_checked",
+                 "as f_premature_turn_passed_over_bet, but the turn is checked through: seat 2's check on "
+                 "the early Jh begins the turn, seat 3 counts as checked on the flop and its check is its "
+                 "turn action (before: seat 2's check was taken for a repeat on the flop, seat 4's for an "
+                 "out-of-turn turn action and the river for a premature card)", profile="handbuch")
+    s.setup().start().deal().preflop().flop()
+    s.act(2, "check").act(4, "check").expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.act(2, "check").expect("PLAYER_SKIPPED", 3, "flop").expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    s.checks((3, 4)).river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_premature_turn_call_confirmed() -> Scenario:
+    s = Scenario("f_premature_turn_call_confirmed",
+                 "guard of f_premature_turn_passed_over_*: seat 3's call of 200 on the flop is confirmed on "
+                 "the console after Jh was turned early (seat 4 still to act): the same call said again, not "
+                 "a turn action, so seat 4 keeps its turn and the worked example of 000 §2.6 follows")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).e("chips", seat=3, amount=200)
+    s.card("burn", "4s").card("board", "Jh").expect("TURN_PREMATURE", None, "flop")
+    s.act(3, "call", 200).act(4, "call", 200).gone("board", "Jh")
+    s.street("5s", "9c").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="6h").checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
 def f_oversized_chip_stands() -> Scenario:
     s = Scenario("f_oversized_chip_stands", "000 §3.1, 001 §8: facing 100, seat 4 drops "
                                             "one 500 chip without a word: OVERSIZED_CHIP, a call, 400 go "
@@ -1250,6 +1410,30 @@ def f_absent_player_hand() -> Scenario:
     s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
     s.gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js").card("muck", "Js")
     return s.settle(s1=10000, s2=10200, s3=9900, s4=9900)
+
+
+@scenario
+def f_dead_big_blind_folded_to() -> Scenario:
+    s = Scenario("f_dead_big_blind_folded_to",
+                 "000 §1.5: seat 3 (big blind) is away when the deal completes: its hand is dead and can win "
+                 "nothing, its blind stays in. Seats 4 and 1 fold: the small blind is the pot's only "
+                 "claimant and wins 150 (the dead blind is not returned); its fold out of habit changes "
+                 "nothing (before: BAD_EVENT); the next hand is tracked")
+    s.setup().e("present", seat=3, present=False).start().deal().expect("DEAD_HAND_ABSENT", 3, "deal")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    s.act(4, "fold").gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js").card("muck", "Js")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "fold").gone("seat2", "Ah").card("muck", "Ah").gone("seat2", "Kd").card("muck", "Kd")
+    s.e("present", seat=3, present=True)
+    s.e("hand_start", dt=5.0, button=2).expect("POT_AWARD", 2, "showdown")
+    s.e("chips", seat=3, amount=50).e("chips", seat=4, amount=100)
+    for rnd in range(2):
+        for seat in (3, 4, 1, 2):
+            s.card(f"seat{seat}", HOLES[seat][rnd])
+    s.act(1, "fold").act(2, "fold").act(3, "fold").expect("UNCALLED_BET", 4, "showdown")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 4, "showdown")
+    s.stacks = {1: 10000, 2: 10100, 3: 9850, 4: 10050}
+    return s
 
 
 def _all_in_preflop(s: Scenario) -> Scenario:
