@@ -169,7 +169,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("STUD_FIRST_TO_ACT_WRONG", "warning", "002 §4", "Wrong first seat to act",
      "The correct seat acts", "T"),
     ("STUD_STREET_CARD_WRONG", "error", "002 §4–7", "Street card face up/down against the rule",
-     "An up-card dealt down is turned face up; a seventh-street card dealt up stays up and plays", "T"),
+     "An up-card dealt down is turned face up; a seventh-street card dealt up stays up and plays; a common "
+     "card while the deck is not short does not play: each seat gets its own card", "T"),
     ("STUD_OPENER_MUCKED", "warning", "002 §3", "Opener threw his cards away after the forced bet",
      "Counts as checked: his three cards go face down in front of him; he gets cards while he could check",
      "T"),
