@@ -1858,6 +1858,43 @@ def bring_in_all_in_on_ante() -> Scenario:
     return s.end(1, s1=1011, s2=995, s3=12, s4=985)  # the alert names the side pot's winner
 
 
+@stud
+def bring_in_wrong_then_out_of_turn_fold() -> Scenario:
+    about = ('seat 1 brings in, but seat 3 (2c) must: STUD_BRING_IN_WRONG; seat 4 folds out of turn (seat 2 '
+             'is next): binding, but not the next player acting, so the wrong bring-in does not stand; seat 3'
+             " brings in (the remedy, seat 1's chips go back), seat 1 calls, seat 2 folds; seats 1 and 3 "
+             "check it down, seat 3 wins; next hand. Before, any seat's action made the wrong bring-in stand,"
+             " seat 3's bring-in was refused and 4th street killed the live hands")
+    s = Stud("bring_in_wrong_then_out_of_turn_fold", about)
+    s.setup_stud().begin().deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third").fold(4)
+    s.expect("ACTION_OUT_OF_TURN", 4, "third").act(3, "bet", 10).act(1, "call", 10).fold(2)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))
+    s.expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th"))
+    return s.next_hand(3).end(3, s1=980, s2=990, s3=1040, s4=990)
+
+
+@stud
+def bring_in_wrong_taken_back_late() -> Scenario:
+    s = Stud("bring_in_wrong_taken_back_late", "seat 1 brings in, but seat 3 (2c) must: STUD_BRING_IN_WRONG; "
+                                               "seat 2 calls, so it stands; the dealer takes seat 1's chips "
+                                               "back anyway (its bet zone reads 0): CORRECTION_NOT_FOLLOWED "
+                                               "once, 3rd street restarts from seat 3 as played; seat 3 "
+                                               "brings in, all call; checked down, seat 3 wins; next hand. "
+                                               "Before, the take-back and seat 3's bring-in were refused and "
+                                               "4th street killed three live hands")
+    s.setup_stud().begin().deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third")
+    s.act(2, "call", 10).e("chips", seat=1, amount=0).expect("CORRECTION_NOT_FOLLOWED", 1, "third")
+    s.act(3, "bet", 10).act(4, "call", 10).act(1, "call", 10).act(2, "call", 10)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three().muck(2, (*DOWN[2], "6d"))
+    return s.next_hand(3).end(3, s1=980, s2=980, s3=1060, s4=980)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

@@ -71,6 +71,7 @@ class StudHand(Hand):
         self.bring_in: int | None = None  # the seat that must open 3rd street (002 §3)
         self.opener: int | None = None  # the seat that actually made the forced bet
         self.wrong_bringer: int | None = None  # a wrong bring-in waiting for its correction
+        self.stood_wrong: int | None = None  # a wrong bring-in that stood (the next player acted on it)
         self.third_mark = 0  # index in record.actions where 3rd street's actions begin
         self.checker: int | None = None  # the opener who mucked: treated as checked (002 §3)
         self.first_due: int | None = None  # who must act first on this street
@@ -404,6 +405,10 @@ class StudHand(Hand):
         rnd = self.round
         assert rnd is not None
         wrong = self.wrong_bringer
+        if wrong is None and self.stood_wrong is not None:
+            late = self._wrong_bring_in_taken_back_late(ev)
+            if late is not None:
+                return late
         if wrong is not None:
             took_back = isinstance(ev, ChipsEvent) and ev.seat == wrong and ev.amount == 0
             # The right seat's bring-in (or its completing instead) is a `bet` (interfaces.md §1a); its
@@ -418,9 +423,13 @@ class StudHand(Hand):
                     return []
                 self.opener = ev.seat
                 return self.h_action(ev, None)
-            if ev.seat != wrong:
+            if ev.seat != wrong and ev.seat == rnd.to_act:
                 self.wrong_bringer = None  # the next player acted: the wrong bring-in stands
+                self.stood_wrong = wrong
                 self.record.notes.append(f"wrong bring-in by seat {wrong} stands (the next seat acted)")
+            # A seat acting out of turn does not make it stand: its action is held or refused as out of
+            # turn, and the remedy (the right seat's bring-in) is still owed. Before, any seat's event did,
+            # even one the round refused, and the right seat's bring-in that followed was refused too.
             return None
         if self.opener is not None or rnd.actions_taken > 0 or ev.seat == self.bring_in or not _wagers(ev):
             if self.opener is None and ev.seat == self.bring_in and _wagers(ev):
@@ -436,6 +445,22 @@ class StudHand(Hand):
                     remedy=f"Seat {ev.seat}'s chips go back and seat {right} brings in; once the next player "
                            f"has acted the bring-in stands")]
         return found + self.h_action(ev, None)
+
+    def _wrong_bring_in_taken_back_late(self, ev: ActionEvent | ChipsEvent) -> list[Finding] | None:
+        """The wrong bring-in stood (the next player acted on it), yet the dealer takes its chips back
+        (its bet zone reads 0) while 3rd street is still bet: the table rewinds 3rd street and the right
+        seat brings in. Against the rule, so said once, but followed as played: 3rd street restarts from
+        the bring-in seat, every wager of it back (as the remedy in time does). Before, the take-back was
+        refused, the right seat's bring-in too, and the next street's cards killed the live hands."""
+        wrong = self.stood_wrong
+        if not (isinstance(ev, ChipsEvent) and ev.seat == wrong and ev.amount == 0 and self.street_i == 0):
+            return None
+        self.stood_wrong = None
+        self._restart_third(ev.t)
+        self.record.notes.append(f"wrong bring-in by seat {wrong} taken back after the next seat acted")
+        msg = (f"Seat {wrong}'s wrong bring-in was taken back after the next player had acted on it; "
+               f"expected: it stands. Third street restarts from seat {self.bring_in}, as played")
+        return [_f("CORRECTION_NOT_FOLLOWED", msg, seat=wrong)]
 
     def _bring_in_why(self, right: int | None) -> str:
         """Why `right` must bring in, for the dealer: it holds the lowest (pot/no limit: highest) up-card,
