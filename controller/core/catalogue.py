@@ -141,7 +141,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("UNCALLED_BET", "info", "000 §4.1", "Uncalled bet returned",
      "Return the uncalled part to the bettor; he wins without showing", "S"),
     ("POT_AWARD", "info", "000 §4.1, §4.2; 001 §9.1", "Pot award",
-     "Push each pot as listed, last side pot first; odd chips to the first winner left of the button", "S"),
+     "Push each pot as listed, last side pot first; odd chips as listed (hold'em: the first winner left of "
+     "the button; stud: the winner with the highest card by suit)", "S"),
     ("PLAY_THE_BOARD_UNDECLARED", "warning", "000 §4.2; 003 (11)", "Board played without showing",
      "A player who plays the board must show the hole cards to claim the pot", "S"),
     ("MUCKED_WINNER", "error", "000 §4.1; 001 §9", "Winning hand mucked",

@@ -172,7 +172,8 @@ SUMMARIES: dict[str, str] = {
         "showing (000 §4.1)."),
     "POT_AWARD": (
         "Pots are pushed side pot first, main pot last (000 §4.1–4.2, 001 §9.1); on a split the odd chip "
-        "goes to the first winner left of the button. Check the push against the figures shown."),
+        "goes to the first winner left of the button (in stud: to the winner with the highest card by suit, "
+        "TDA 2024). Check the push against the figures shown."),
     "PLAY_THE_BOARD_UNDECLARED": (
         "To claim a pot with the board alone, the player has to open the hole cards (000 §4.2) and say so "
         "before letting go of them (003 (11)); mucking them unseen gives up the claim."),
