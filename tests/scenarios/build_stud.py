@@ -1701,13 +1701,10 @@ def common_card_not_short_taken_out() -> Scenario:
     return s.next_hand(3).end(3, **AFTER_CLEAN)
 
 
-@stud
-def common_card_seven_burned() -> Scenario:
-    s = Stud("common_card_seven_burned", "7 players to 7th street: 21 + 3 × 7 cards and four burns leave 6 "
-                                         "cards for 7 seats, so after its burn the dealer rightly turns a "
-                                         "common card (no alert: the boundary of common_card_not_short); "
-                                         "seat 7's aces full win")
-    players = 7
+def _to_seventh_many(s: Stud, players: int) -> tuple[dict[int, list[str]], list[str]]:
+    """`players` seats (the last holds aces and kings) ante, are dealt 3rd to 6th street from a fixed deck
+    order (burns from the deck's end) and check every street (the last seat shows the highest hand); the
+    undealt cards are returned, the 7th street burn first."""
     deck = [r + su for r in "23456789TJQKA" for su in "cdhs"]
     strong = ["Ac", "Ad", "Kc", "Ah", "Kd", "Kh"]
     rest = [c for c in deck if c not in strong]
@@ -1730,17 +1727,48 @@ def common_card_seven_burned() -> Scenario:
     s.act(low, "bet", 10)
     for seat in [x for x in hands if x > low] + [x for x in hands if x < low]:
         s.act(seat, "call", 10)
-    order = (players, *range(1, players))  # seat 7 shows the highest hand from 4th street on
     for street in range(3):
         s.e("card", dt=1.0, zone="burn", card=burns[street])
         for seat in hands:
             s.up(seat, hands[seat][3 + street])
-        s.checks(order)
-    s.e("card", dt=1.0, zone="burn", card=burns[3]).card("board", rest[0])
-    s.e("exposed", zone="board", card=rest[0]).checks(order).expect("SHOWDOWN_ORDER", players, "showdown")
+        s.checks((players, *range(1, players)))
+    return hands, [burns[3], *rest]
+
+
+def _seventh_common_checked(s: Stud, hands: dict[int, list[str]], common: str) -> Stud:
+    """The common card is out: everyone checks, the last seat shows its aces full and wins."""
+    players = len(hands)
+    s.e("exposed", zone="board", card=common).checks((players, *range(1, players)))
+    s.expect("SHOWDOWN_ORDER", players, "showdown")
     for c in hands[players][:2]:
         s.e("exposed", zone=f"seat{players}", card=c)
-    return s.end(players, **{f"s{x}": 985 for x in range(1, players)}, s7=1090)
+    return s.end(players, **{f"s{x}": 985 for x in range(1, players)}, **{f"s{players}": 985 + 15 * players})
+
+
+@stud
+def common_card_seven_burned() -> Scenario:
+    s = Stud("common_card_seven_burned", "7 players to 7th street: 21 + 3 × 7 cards and four burns leave 6 "
+                                         "cards for 7 seats, so after its burn the dealer rightly turns a "
+                                         "common card (no alert: the boundary of common_card_not_short); "
+                                         "seat 7's aces full win")
+    hands, left = _to_seventh_many(s, 7)
+    s.e("card", dt=1.0, zone="burn", card=left[0]).card("board", left[1])
+    return _seventh_common_checked(s, hands, left[1])
+
+
+@stud
+def common_card_after_last_card_dealt() -> Scenario:
+    s = Stud("common_card_after_last_card_dealt", "8 players to 7th street leave one card and no burn: the "
+                                                  "dealer gives it to seat 1, sees the stub is empty and "
+                                                  "turns it up in the centre as the common card (no alert); "
+                                                  "it is no longer seat 1's card, every seat plays it; seat "
+                                                  "8's aces full win. Before, the common card was refused "
+                                                  "(a seat already had a 7th card) and, after the audit's "
+                                                  "DEAL_SEAT_SKIPPED, seats 2-8 were found without theirs")
+    hands, left = _to_seventh_many(s, 8)
+    last = left[0]  # the one card left (what would have been the burn)
+    s.card("seat1", last).gone("seat1", last).card("board", last)
+    return _seventh_common_checked(s, hands, last)
 
 
 @stud

@@ -754,6 +754,8 @@ class StudHand(Hand):
             return out
         self.used.add(card)
         rec = self.record
+        if self.street == self.game.streets[-1] and self.common is None:
+            self._street_card_back(card)
         if self.street != self.game.streets[-1] or self.street_got or self.common is not None:
             rec.notes.append(f"card {card} on the board on {self.street} street")
             return []
@@ -761,6 +763,22 @@ class StudHand(Hand):
         if wrong is not None:
             return [wrong]
         return self._play_common(card, ev.t)
+
+    def _street_card_back(self, card: str) -> None:
+        """The only 7th-street card dealt so far moved to the board: the dealer gave the last card to the
+        first seat, saw the stub could not serve every seat and turned it up as the common card. It is no
+        longer that seat's card (before, the common card was refused and every other seat was found
+        without its 7th card)."""
+        seat = next((s for s in self.street_got if card in self.holes[s]), None)
+        if seat is None or len(self.street_got) != 1:
+            return
+        self.holes[seat].remove(card)
+        if card in self.record.hole.get(seat, ()):
+            self.record.hole[seat].remove(card)
+        self.street_got.discard(seat)
+        self.card_street.pop(card, None)
+        self.face_due.pop(card, None)
+        self.record.final_dealt = False
 
     def _play_common(self, card: str, t: float) -> list[Finding]:
         """`card` is 7th street's common card: every live seat plays it; the betting opens."""
