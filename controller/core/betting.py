@@ -675,8 +675,20 @@ class BettingRound:
                             f"go to at least {total + self.min_raise_inc}"))
             else:
                 self.last_aggressor = seat
+        if self.forced_opener is not None:
+            self._completion_floor(total)
         self.current_bet = total
         self._commit(seat, total, name, t)
+
+    def _completion_floor(self, total: int) -> None:
+        """No-limit stud, 3rd street: a wager that reaches the completion (the small bet) is the round's
+        opening bet of at least a small bet (002 §3), so the next raise is at least a small bet above it,
+        as in pot limit (structures.py). This round opens at the bring-in (its big blind is the bring-in,
+        so a forced bet below the small bet is legal), which alone would let a completion from 10 to 20
+        be re-raised by 10."""
+        small = self.structure.small_bet
+        if total >= small and self.min_raise_inc < small:
+            self.min_raise_inc = small
 
     def _call(self, seat: int, intent: Intent, total: int, cap: int, t: float,
               findings: list[Finding]) -> bool:

@@ -142,7 +142,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("UNCALLED_BET", "info", "000 §4.1", "Uncalled bet returned",
      "Return the uncalled part to the bettor; he wins without showing", "S"),
     ("POT_AWARD", "info", "000 §4.1, §4.2; 001 §9.1", "Pot award",
-     "Push each pot as listed, last side pot first; odd chips to the first winner left of the button", "S"),
+     "Push each pot as listed, last side pot first; odd chips as listed (hold'em: the first winner left of "
+     "the button; stud: the winner with the highest card by suit)", "S"),
     ("PLAY_THE_BOARD_UNDECLARED", "warning", "000 §4.2; 003 (11)", "Board played without showing",
      "A player who plays the board must show the hole cards to claim the pot", "S"),
     ("MUCKED_WINNER", "error", "000 §4.1; 001 §9", "Winning hand mucked",
@@ -170,7 +171,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
     ("STUD_FIRST_TO_ACT_WRONG", "warning", "002 §4", "Wrong first seat to act",
      "The correct seat acts", "T"),
     ("STUD_STREET_CARD_WRONG", "error", "002 §4–7", "Street card face up/down against the rule",
-     "An up-card dealt down is turned face up; a seventh-street card dealt up stays up and plays", "T"),
+     "An up-card dealt down is turned face up; a seventh-street card dealt up stays up and plays; a common "
+     "card while the deck is not short does not play: each seat gets its own card", "T"),
     ("STUD_OPENER_MUCKED", "warning", "002 §3", "Opener threw his cards away after the forced bet",
      "Counts as checked: his three cards go face down in front of him; he gets cards while he could check",
      "T"),

@@ -173,7 +173,8 @@ SUMMARIES: dict[str, str] = {
         "showing (000 §4.1)."),
     "POT_AWARD": (
         "Pots are pushed side pot first, main pot last (000 §4.1–4.2, 001 §9.1); on a split the odd chip "
-        "goes to the first winner left of the button. Check the push against the figures shown."),
+        "goes to the first winner left of the button (in stud: to the winner with the highest card by suit, "
+        "TDA 2024). Check the push against the figures shown."),
     "PLAY_THE_BOARD_UNDECLARED": (
         "To claim a pot with the board alone, the player has to open the hole cards (000 §4.2) and say so "
         "before letting go of them (003 (11)); mucking them unseen gives up the claim."),
@@ -210,14 +211,16 @@ SUMMARIES: dict[str, str] = {
         "(002 §4)."),
     "STUD_STREET_CARD_WRONG": (
         "Fourth to sixth street are dealt face up and seventh face down (002 §4–7); a card the wrong way "
-        "up is handled like any dealing error."),
+        "up is handled like any dealing error. A common card is only for a deck too short to give every "
+        "seat its own seventh card."),
     "STUD_OPENER_MUCKED": (
         "The opener who throws his cards away after his forced bet is treated as having checked (002 §3): "
         "his cards lie face down in front of him and he is dealt in as long as checking would have kept "
         "him in."),
     "STUD_CARD_PREMATURE": (
-        "A card dealt to a seat while fourth to sixth street is still being bet is early, like a premature "
-        "board card (000 §2.6; 003 (9)): it does not play, the betting ends, then the street is dealt."),
+        "A card dealt to a seat while third (after a burn) to sixth street is still being bet is early, "
+        "like a premature board card (000 §2.6; 003 (9)): it does not play, the betting ends, then the "
+        "street is dealt."),
     "STUD_CARD_WRONG_SEAT": (
         "A street card went to a seat that already had one, or had folded: dealt out of order, but after "
         "third street's betting the hand goes on (001 §14(2); 004 §4(2h)): the card moves to the seat "

@@ -217,3 +217,13 @@ def test_absent_bring_in_seat_posted_by_the_dealer_as_its_bet_is_not_a_second_be
     assert "BAD_EVENT" not in [a.code for a in by_bet]
     assert {s: i.stack for s, i in eng_bet.seats.seats.items()} == \
         {s: i.stack for s, i in eng_chips.seats.seats.items()}
+
+
+def test_a_wrong_bring_in_names_the_all_in_card_seat_not_the_next_seats_card() -> None:
+    """The lowest up-card's seat is all-in on its ante, so the next seat with chips brings in: the alert
+    says so instead of calling that seat's own card the lowest (scenario stud_bring_in_all_in_on_ante)."""
+    log = SCENARIOS / "stud_bring_in_all_in_on_ante.jsonl"
+    alerts, _eng = _replay(log.read_text(encoding="utf-8").splitlines(keepends=True))
+    wrong = next(a for a in alerts if a.code == "STUD_BRING_IN_WRONG")
+    assert "seat 4 is the next seat with chips on the left of seat 3" in wrong.message
+    assert "2c" in wrong.message and "Jh" not in wrong.message

@@ -93,6 +93,12 @@ class Stud(Scenario):
                 self.card(f"seat{seat}", card)
         return self
 
+    def street_cards_down(self, name: str, seats: tuple[int, ...] = (1, 3, 4)) -> Stud:
+        """The street's cards face down to `seats`, without a burn (it came before)."""
+        for seat in seats:
+            self.card(f"seat{seat}", STREETS[name][seat])
+        return self
+
     def checks(self, seats: tuple[int, ...] = (4, 1, 3)) -> Stud:
         for seat in seats:
             self.act(seat, "check")
@@ -1650,6 +1656,271 @@ def small_raise_after_open_pair_ignored() -> Scenario:
         s.e("exposed", zone="seat1", card=c)
     s.muck(4, (*DOWN[4], "5c"))
     return s.end(1, s1=1115, s2=995, s3=975, s4=915)
+
+
+
+# --- the stud audit of 28 Nov 2026 (branch wt-studaudit): cases the core got wrong, with their follow-on ---
+def _to_sixth_checked(s: Stud) -> Stud:
+    """clean_fixed up to the end of 6th street: 3rd street as third_fixed, 4th-6th checked (seats 1, 3, 4)."""
+    s.setup_stud().begin().deal3().third_fixed()
+    for name in ("fourth", "fifth", "sixth"):
+        s.street(name).checks()
+    return s
+
+
+@stud
+def common_card_not_short() -> Scenario:
+    s = Stud("common_card_not_short", "7th street with three seats left and 27 cards in the stub: the dealer "
+                                      "burns and turns Th up in the centre as a common card. The deck is not "
+                                      "short, so that is a 7th card dealt face up against 002 §7: "
+                                      "STUD_STREET_CARD_WRONG (Th out of play, each seat its own card face "
+                                      "down). The players check on it anyway: CORRECTION_NOT_FOLLOWED once, "
+                                      "Th plays as every seat's 7th card (as played); seat 3's three queens "
+                                      "win; next hand. Before, any board card on 7th street was taken as the "
+                                      "common card, however many cards were left")
+    _to_sixth_checked(s).e("card", dt=1.0, zone="burn", card="5d").card("board", "Th")
+    s.e("exposed", zone="board", card="Th").expect("STUD_STREET_CARD_WRONG", None, "seventh", "error")
+    s.act(4, "check").expect("CORRECTION_NOT_FOLLOWED", None, "seventh").act(1, "check").act(3, "check")
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in DOWN[3]:
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, DOWN[1]).muck(4, DOWN[4])
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def common_card_not_short_taken_out() -> Scenario:
+    s = Stud("common_card_not_short_taken_out", "as common_card_not_short, but the dealer follows the "
+                                                "remedy: 9d goes to the burns and each seat gets its own 7th "
+                                                "card face down (Th, Qs, 5c); checked; seat 3's four queens "
+                                                "win; next hand")
+    _to_sixth_checked(s).e("card", dt=1.0, zone="burn", card="5d").card("board", "9d")
+    s.e("exposed", zone="board", card="9d").expect("STUD_STREET_CARD_WRONG", None, "seventh", "error")
+    s.gone("board", "9d").card("burn", "9d").street_cards_down("seventh").checks()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+def _to_seventh_many(s: Stud, players: int) -> tuple[dict[int, list[str]], list[str]]:
+    """`players` seats (the last holds aces and kings) ante, are dealt 3rd to 6th street from a fixed deck
+    order (burns from the deck's end) and check every street (the last seat shows the highest hand); the
+    undealt cards are returned, the 7th street burn first."""
+    deck = [r + su for r in "23456789TJQKA" for su in "cdhs"]
+    strong = ["Ac", "Ad", "Kc", "Ah", "Kd", "Kh"]
+    rest = [c for c in deck if c not in strong]
+    burns = [rest.pop() for _ in range(4)]
+    hands: dict[int, list[str]] = {x: [] for x in range(1, players + 1)}
+    for _ in range(6):
+        for seat in hands:
+            hands[seat].append(strong.pop(0) if seat == players else rest.pop(0))
+    s.setup_stud(players=players).e("hand_start")
+    for seat in hands:
+        s.e("chips", seat=seat, amount=5)
+    for rnd in range(3):
+        for seat in hands:
+            if rnd == 2:
+                s.up(seat, hands[seat][rnd])
+            else:
+                s.card(f"seat{seat}", hands[seat][rnd])
+    doors = {seat: hands[seat][2] for seat in hands}
+    low = min(doors, key=lambda x: ("23456789TJQKA".index(doors[x][0]), "cdhs".index(doors[x][1])))
+    s.act(low, "bet", 10)
+    for seat in [x for x in hands if x > low] + [x for x in hands if x < low]:
+        s.act(seat, "call", 10)
+    for street in range(3):
+        s.e("card", dt=1.0, zone="burn", card=burns[street])
+        for seat in hands:
+            s.up(seat, hands[seat][3 + street])
+        s.checks((players, *range(1, players)))
+    return hands, [burns[3], *rest]
+
+
+def _seventh_common_checked(s: Stud, hands: dict[int, list[str]], common: str) -> Stud:
+    """The common card is out: everyone checks, the last seat shows its aces full and wins."""
+    players = len(hands)
+    s.e("exposed", zone="board", card=common).checks((players, *range(1, players)))
+    s.expect("SHOWDOWN_ORDER", players, "showdown")
+    for c in hands[players][:2]:
+        s.e("exposed", zone=f"seat{players}", card=c)
+    return s.end(players, **{f"s{x}": 985 for x in range(1, players)}, **{f"s{players}": 985 + 15 * players})
+
+
+@stud
+def common_card_seven_burned() -> Scenario:
+    s = Stud("common_card_seven_burned", "7 players to 7th street: 21 + 3 × 7 cards and four burns leave 6 "
+                                         "cards for 7 seats, so after its burn the dealer rightly turns a "
+                                         "common card (no alert: the boundary of common_card_not_short); "
+                                         "seat 7's aces full win")
+    hands, left = _to_seventh_many(s, 7)
+    s.e("card", dt=1.0, zone="burn", card=left[0]).card("board", left[1])
+    return _seventh_common_checked(s, hands, left[1])
+
+
+@stud
+def common_card_after_last_card_dealt() -> Scenario:
+    s = Stud("common_card_after_last_card_dealt", "8 players to 7th street leave one card and no burn: the "
+                                                  "dealer gives it to seat 1, sees the stub is empty and "
+                                                  "turns it up in the centre as the common card (no alert); "
+                                                  "it is no longer seat 1's card, every seat plays it; seat "
+                                                  "8's aces full win. Before, the common card was refused "
+                                                  "(a seat already had a 7th card) and, after the audit's "
+                                                  "DEAL_SEAT_SKIPPED, seats 2-8 were found without theirs")
+    hands, left = _to_seventh_many(s, 8)
+    last = left[0]  # the one card left (what would have been the burn)
+    s.card("seat1", last).gone("seat1", last).card("board", last)
+    return _seventh_common_checked(s, hands, last)
+
+
+@stud
+def third_street_card_premature() -> Scenario:
+    s = Stud("third_street_card_premature", "3rd street: bring-in, completion, seat 1 calls, seat 2 folds; "
+                                            "before seat 3 acts the dealer burns and gives seat 1 its 4th "
+                                            "street card 8c face up: STUD_CARD_PREMATURE, as on later "
+                                            "streets (the burn says 4th street began; the card does not "
+                                            "play). The dealer leaves it; seat 3 calls and 4th street goes "
+                                            "to seats 3 and 4 only: CORRECTION_NOT_FOLLOWED once, 8c plays "
+                                            "as seat 1's 4th card; checked down, seat 3 wins; next hand. "
+                                            "Before, the card was a fourth card of the initial deal and "
+                                            "seat 1's hand was killed for the dealer's early street")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).fold(2)
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").expect("STUD_CARD_PREMATURE", 1, "third", "error")
+    s.act(3, "call", 20).up(3, "5s").up(4, "Jd")
+    s.act(4, "check").expect("CORRECTION_NOT_FOLLOWED", 1, "fourth").act(1, "check").act(3, "check")
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def fourth_street_seat_skipped() -> Scenario:
+    s = Stud("fourth_street_seat_skipped", "4th street: the dealer deals seats 1 and 4 and passes seat 3 by; "
+                                           "seat 4 (open jacks) checks: DEAL_SEAT_SKIPPED as an error, not a "
+                                           "misdeal after 3rd street; seat 3 then gets its card 5s late, "
+                                           "which plays as its 4th street card (before: STUD_CARD_PREMATURE, "
+                                           "the card did not play); seats 1 and 3 check; checked down, seat "
+                                           "3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(4, "Jd")
+    s.act(4, "check").expect("DEAL_SEAT_SKIPPED", 3, "fourth", "error").up(3, "5s").act(1, "check")
+    s.act(3, "check").rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def bring_in_mucked() -> Scenario:
+    s = Stud("bring_in_mucked", "seat 3 holds the bring-in card and throws its three cards into the muck "
+                                "instead of bringing in: the forced bet cannot be refused (002 §3), so its "
+                                "bring-in is posted for it and its hand is dead (HOLE_CARD_IN_MUCK, as an "
+                                "absent or timed-out bring-in seat). The table takes seat 4 for the new "
+                                "bring-in: its bet of 10 is a call of the bring-in; seat 1 calls, seat 2 "
+                                "folds; seats 1 and 4 check it down, seat 1's aces and tens win; next hand. "
+                                "Before, the muck was a refused fold, seat 3 stayed to act and 4th street's "
+                                "cards killed seats 1 and 4: the mucked hand won the pot")
+    s.setup_stud().begin().deal3().muck(3, (*DOWN[3], UP[3]))
+    s.expect("HOLE_CARD_IN_MUCK", 3, "third", "dead_hand")
+    s.act(4, "bet", 10).act(1, "call", 10).fold(2)
+    s.street("fourth", seats=(1, 4)).checks((4, 1)).street("fifth", seats=(1, 4)).checks((4, 1))
+    s.street("sixth", seats=(1, 4)).checks((4, 1)).street("seventh", seats=(1, 4), up=False).checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[1], "Th"):
+        s.e("exposed", zone="seat1", card=c)
+    s.muck(4, (*DOWN[4], "5c"))
+    return s.next_hand(1).end(3, s1=1030, s2=990, s3=1000, s4=980)
+
+
+@stud
+def no_limit_completion_min_raise() -> Scenario:
+    s = Stud("no_limit_completion_min_raise", "no limit: seat 4 (Jh) brings in 10, seat 1 completes to 20, "
+                                              "seat 2 folds, seat 3 raises to 30: the completion is the "
+                                              "opening bet of a small bet (002 §3), so the next raise is at "
+                                              "least 40, as in pot limit: BET_BELOW_MINIMUM (cuca: a call). "
+                                              "Seats 4 and 1 call 30: CORRECTION_NOT_FOLLOWED, the raise "
+                                              "stands as played; checked down, seat 3 wins; next hand (seat "
+                                              "4 brings in). Before, no limit let 20 be re-raised by 10")
+    s.setup_stud("no").begin().deal3().act(4, "bet", 10).act(1, "raise", 20).fold(2).act(3, "raise", 30)
+    s.expect("BET_BELOW_MINIMUM", 3, "third").act(4, "call", 30).expect("CORRECTION_NOT_FOLLOWED", 3, "third")
+    s.act(1, "call", 30).rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3, bring_in=4).end(4, s1=960, s2=990, s3=1070, s4=980)
+
+
+@stud
+def card_wrong_seat_left_at_betting() -> Scenario:
+    s = Stud("card_wrong_seat_left_at_betting", "4th street: seat 1 gets 8c and then 5s, meant for seat 3: "
+                                                "STUD_CARD_WRONG_SEAT; nobody moves it and "
+                                                "seat 4 checks with seat 3 still without a card: "
+                                                "CORRECTION_NOT_FOLLOWED once (5s does not play; not also "
+                                                "DEAL_SEAT_SKIPPED); the dealer then gives seat 3 Kc, which "
+                                                "plays as its 4th card (before: STUD_CARD_PREMATURE, Kc did "
+                                                "not play, and a stale CORRECTION_NOT_FOLLOWED came on 5th "
+                                                "street); checked down, seat 3 wins; next hand")
+    s.setup_stud().begin().deal3().third_fixed()
+    s.e("card", dt=1.0, zone="burn", card="2s").up(1, "8c").up(1, "5s").up(4, "Jd")
+    s.expect("STUD_CARD_WRONG_SEAT", 1, "fourth").act(4, "check")
+    s.expect("CORRECTION_NOT_FOLLOWED", 3, "fourth").up(3, "Kc").act(1, "check").act(3, "check")
+    s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown")
+    return s.show_three().next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def bring_in_all_in_on_ante() -> Scenario:
+    s = Stud("bring_in_all_in_on_ante", "seat 3 holds the lowest up-card (2c) but only 3 chips: all-in on "
+                                        "its short ante, it cannot bring in, so seat 4, next on its left "
+                                        "with chips, must (docs/rules.md 002 §3). Seat 1 brings in instead: "
+                                        "STUD_BRING_IN_WRONG (its message names seat 3's all-in card, not "
+                                        "seat 4's Jh as the lowest); seat 4 brings in (the remedy), seat 1 "
+                                        "calls, seat 2 folds; seat 4's open jacks act first, checked down. "
+                                        "The short ante is live: seat 3's four queens win 12 (3 from each "
+                                        "seat), seat 1's aces and tens the 26 over it")
+    for seat, stack in ((1, 1000), (2, 1000), (3, 3), (4, 1000)):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+    s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS["fixed"]).e("hand_start")
+    for seat, ante in ((1, 5), (2, 5), (3, 3), (4, 5)):
+        s.e("chips", seat=seat, amount=ante)
+    s.deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third").act(4, "bet", 10).act(1, "call", 10)
+    s.fold(2)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").muck(4, (*DOWN[4], "5c"))
+    for seat, cards in ((1, (*DOWN[1], "Th")), (3, (*DOWN[3], "Qs"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    return s.end(1, s1=1011, s2=995, s3=12, s4=985)  # the alert names the side pot's winner
+
+
+@stud
+def bring_in_wrong_then_out_of_turn_fold() -> Scenario:
+    about = ('seat 1 brings in, but seat 3 (2c) must: STUD_BRING_IN_WRONG; seat 4 folds out of turn (seat 2 '
+             'is next): binding, but not the next player acting, so the wrong bring-in does not stand; seat 3'
+             " brings in (the remedy, seat 1's chips go back), seat 1 calls, seat 2 folds; seats 1 and 3 "
+             "check it down, seat 3 wins; next hand. Before, any seat's action made the wrong bring-in stand,"
+             " seat 3's bring-in was refused and 4th street killed the live hands")
+    s = Stud("bring_in_wrong_then_out_of_turn_fold", about)
+    s.setup_stud().begin().deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third").fold(4)
+    s.expect("ACTION_OUT_OF_TURN", 4, "third").act(3, "bet", 10).act(1, "call", 10).fold(2)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))
+    s.expect("SHOWDOWN_ORDER", 1, "showdown")
+    for c in (*DOWN[3], "Qs"):
+        s.e("exposed", zone="seat3", card=c)
+    s.muck(1, (*DOWN[1], "Th"))
+    return s.next_hand(3).end(3, s1=980, s2=990, s3=1040, s4=990)
+
+
+@stud
+def bring_in_wrong_taken_back_late() -> Scenario:
+    s = Stud("bring_in_wrong_taken_back_late", "seat 1 brings in, but seat 3 (2c) must: STUD_BRING_IN_WRONG; "
+                                               "seat 2 calls, so it stands; the dealer takes seat 1's chips "
+                                               "back anyway (its bet zone reads 0): CORRECTION_NOT_FOLLOWED "
+                                               "once, 3rd street restarts from seat 3 as played; seat 3 "
+                                               "brings in, all call; checked down, seat 3 wins; next hand. "
+                                               "Before, the take-back and seat 3's bring-in were refused and "
+                                               "4th street killed three live hands")
+    s.setup_stud().begin().deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third")
+    s.act(2, "call", 10).e("chips", seat=1, amount=0).expect("CORRECTION_NOT_FOLLOWED", 1, "third")
+    s.act(3, "bet", 10).act(4, "call", 10).act(1, "call", 10).act(2, "call", 10)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three().muck(2, (*DOWN[2], "6d"))
+    return s.next_hand(3).end(3, s1=980, s2=980, s3=1060, s4=980)
 
 
 def main() -> None:

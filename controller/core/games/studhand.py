@@ -9,6 +9,7 @@ What each rule does and where it comes from: docs/rules.md, section "Seven-card 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from controller.core.alerts import Finding
@@ -70,6 +71,7 @@ class StudHand(Hand):
         self.bring_in: int | None = None  # the seat that must open 3rd street (002 §3)
         self.opener: int | None = None  # the seat that actually made the forced bet
         self.wrong_bringer: int | None = None  # a wrong bring-in waiting for its correction
+        self.stood_wrong: int | None = None  # a wrong bring-in that stood (the next player acted on it)
         self.third_mark = 0  # index in record.actions where 3rd street's actions begin
         self.checker: int | None = None  # the opener who mucked: treated as checked (002 §3)
         self.first_due: int | None = None  # who must act first on this street
@@ -79,6 +81,10 @@ class StudHand(Hand):
         self.early_up: set[str] = set()  # premature cards seen face up
         self.early_ok = False  # the floor accepted the table as played: a kept premature card plays
         self.misplaced: dict[str, int] = {}  # street card dealt to the wrong seat → the seat it belongs to
+        self.burned_in_round = False  # a burn card came while this street's betting was open
+        self.skipped: set[int] = set()  # live seats passed by on this street: their card comes late
+        self.burns_mark = 0  # burn cards recorded when this street's betting opened
+        self.common_void: str | None = None  # a common card turned up while the stub was not short
         self.structure: BettingStructure | None = None
 
     # --- forced bets: antes only (002 §1) --------------------------------------------------------------
@@ -200,14 +206,23 @@ class StudHand(Hand):
         rec.dead.add(seat)
         what = "its ante stays in"
         if seat == self.bring_in:
-            amount = min(self.level.bring_in or self._structure().small_bet, self.stack_now(seat))
-            rnd.feed(ActionEvent(t=t, seat=seat, action="bet", amount=amount, source="engine"))
-            self.opener = seat
+            amount = self._post_bring_in_for(seat, t)
             what = f"its ante and its bring-in ({amount}, posted for it) stay in"
         msg = (f"Seat {seat} ({rec.players.get(seat)}) was not seated when the deal completed; the hand is "
                f"dead, {what}")
         return [_f("DEAD_HAND_ABSENT", msg, seat=seat), *rnd.fold(seat, t, "dead hand: absent at the end of "
                                                                            "the deal")]
+
+    def _post_bring_in_for(self, seat: int, t: float) -> int:
+        """Post the bring-in for a seat whose hand dies before it could (absent, or its cards mucked): the
+        forced bet cannot be refused (002 §3), so it is in the pot and the next seat acts on it. Returns
+        the amount (a short stack posts what it has)."""
+        rnd = self.round
+        assert rnd is not None
+        amount = min(self.level.bring_in or self._structure().small_bet, self.stack_now(seat))
+        rnd.feed(ActionEvent(t=t, seat=seat, action="bet", amount=amount, source="engine"))
+        self.opener = seat
+        return amount
 
     def _next_with_chips(self, seat: int, live: list[int] | None = None) -> int:
         """`seat`, or when it is all-in the next live seat clockwise that can still bet: an all-in seat
@@ -240,6 +255,8 @@ class StudHand(Hand):
         self.n_records = 0
         self.faces_checked = False
         self.first_due = first
+        self.burned_in_round = False
+        self.burns_mark = len(self.record.burns)
 
     def _absent_acting(self, order: list[int], first: int) -> tuple[int, ...]:
         """Absent seats the round acts for (001 §5); not an absent bring-in seat, whose forced bet the
@@ -279,6 +296,7 @@ class StudHand(Hand):
         """This street's cards are out: the highest showing hand acts first (002 §4)."""
         self.closed_round = None
         self.street_got = set()
+        self.skipped = set()
         if self.runout:
             return self._next_due(t)
         self.phase = BETTING
@@ -333,6 +351,8 @@ class StudHand(Hand):
         if self.street_i == 0:  # the bring-in's street: the checks below are about 3rd street only
             if self._posted_for_absent(ev):
                 return out  # the dealer puts in the bring-in the core already posted for the absent seat
+            if isinstance(ev, ActionEvent) and self._bet_on_posted_bring_in(ev):
+                ev = replace(ev, action="call")  # the same chips as a call of the bring-in posted for it
             if seat in self.holes:
                 wrong = self._bring_in_event(ev)
                 if wrong is not None:
@@ -353,11 +373,23 @@ class StudHand(Hand):
         return out + found if out else found
 
     def _posted_for_absent(self, ev: ActionEvent | ChipsEvent) -> bool:
-        """The bring-in of an absent (dead) seat reported as that seat's bet: already posted."""
+        """The bring-in of a dead seat (absent, or its cards mucked before it brought in), posted by the
+        core, reported as that seat's bet: already posted."""
         rnd = self.round
         return (isinstance(ev, ActionEvent) and ev.action == "bet" and ev.seat == self.opener
-                and ev.seat in self.record.dead and ev.seat in self.absent and rnd is not None
+                and ev.seat in self.record.dead and rnd is not None
                 and self.street_i == 0 and ev.amount == rnd.committed.get(ev.seat))
+
+    def _bet_on_posted_bring_in(self, ev: ActionEvent) -> bool:
+        """The seat to act `bet`s exactly the bring-in the core posted for a dead bring-in seat: the table
+        took it for the new bring-in, but the chips are a call of the bring-in already in (so the round
+        does not refuse a bet that is not above the current bet)."""
+        rnd = self.round
+        if ev.action != "bet" or rnd is None or ev.seat != rnd.to_act or self.opener is None:
+            return False
+        posted = rnd.committed.get(self.opener, 0)  # nobody completed yet: the bring-in is the bet
+        return (self.opener in self.record.dead and posted > 0 and ev.amount == posted
+                and max(rnd.committed.values()) == posted)
 
     def _first_wrong(self, f: Finding, street: str, due: int | None) -> Finding:
         showing = " ".join(self._showing(due)) if due is not None else ""
@@ -373,6 +405,10 @@ class StudHand(Hand):
         rnd = self.round
         assert rnd is not None
         wrong = self.wrong_bringer
+        if wrong is None and self.stood_wrong is not None:
+            late = self._wrong_bring_in_taken_back_late(ev)
+            if late is not None:
+                return late
         if wrong is not None:
             took_back = isinstance(ev, ChipsEvent) and ev.seat == wrong and ev.amount == 0
             # The right seat's bring-in (or its completing instead) is a `bet` (interfaces.md §1a); its
@@ -387,9 +423,13 @@ class StudHand(Hand):
                     return []
                 self.opener = ev.seat
                 return self.h_action(ev, None)
-            if ev.seat != wrong:
+            if ev.seat != wrong and ev.seat == rnd.to_act:
                 self.wrong_bringer = None  # the next player acted: the wrong bring-in stands
+                self.stood_wrong = wrong
                 self.record.notes.append(f"wrong bring-in by seat {wrong} stands (the next seat acted)")
+            # A seat acting out of turn does not make it stand: its action is held or refused as out of
+            # turn, and the remedy (the right seat's bring-in) is still owed. Before, any seat's event did,
+            # even one the round refused, and the right seat's bring-in that followed was refused too.
             return None
         if self.opener is not None or rnd.actions_taken > 0 or ev.seat == self.bring_in or not _wagers(ev):
             if self.opener is None and ev.seat == self.bring_in and _wagers(ev):
@@ -398,14 +438,45 @@ class StudHand(Hand):
         self.wrong_bringer = ev.seat
         self.opener = ev.seat
         right = self.bring_in
-        door = self._door(right) if right is not None else None
+        why = self._bring_in_why(right)
         self._restart_third(ev.t, first=ev.seat)
-        which = "highest" if self.level.limit in stud.HIGH_BRING_IN else "lowest"
-        msg = f"Seat {ev.seat} brought in; seat {right} has the {which} up-card ({door}) and must bring in"
+        msg = f"Seat {ev.seat} brought in; seat {right} {why} and must bring in"
         found = [_f("STUD_BRING_IN_WRONG", msg, seat=ev.seat,
                     remedy=f"Seat {ev.seat}'s chips go back and seat {right} brings in; once the next player "
                            f"has acted the bring-in stands")]
         return found + self.h_action(ev, None)
+
+    def _wrong_bring_in_taken_back_late(self, ev: ActionEvent | ChipsEvent) -> list[Finding] | None:
+        """The wrong bring-in stood (the next player acted on it), yet the dealer takes its chips back
+        (its bet zone reads 0) while 3rd street is still bet: the table rewinds 3rd street and the right
+        seat brings in. Against the rule, so said once, but followed as played: 3rd street restarts from
+        the bring-in seat, every wager of it back (as the remedy in time does). Before, the take-back was
+        refused, the right seat's bring-in too, and the next street's cards killed the live hands."""
+        wrong = self.stood_wrong
+        if not (isinstance(ev, ChipsEvent) and ev.seat == wrong and ev.amount == 0 and self.street_i == 0):
+            return None
+        self.stood_wrong = None
+        self._restart_third(ev.t)
+        self.record.notes.append(f"wrong bring-in by seat {wrong} taken back after the next seat acted")
+        msg = (f"Seat {wrong}'s wrong bring-in was taken back after the next player had acted on it; "
+               f"expected: it stands. Third street restarts from seat {self.bring_in}, as played")
+        return [_f("CORRECTION_NOT_FOLLOWED", msg, seat=wrong)]
+
+    def _bring_in_why(self, right: int | None) -> str:
+        """Why `right` must bring in, for the dealer: it holds the lowest (pot/no limit: highest) up-card,
+        or that card's seat is all-in on its ante and `right` is the next seat on its left with chips
+        (`_next_with_chips`). Before, the message named `right`'s own card as the lowest even then."""
+        which = "highest" if self.level.limit in stud.HIGH_BRING_IN else "lowest"
+        if right is None:
+            return f"has the {which} up-card"
+        live = self.live()
+        showing = self._showing_all(live)
+        doors = {s: d for s in live if (d := _door_of(showing[s], self.holes[s])) is not None}
+        card_seat = stud.bring_in_seat(doors, self.level.limit) if doors else right
+        if card_seat == right:
+            return f"has the {which} up-card ({doors.get(right)})"
+        return (f"is the next seat with chips on the left of seat {card_seat} ({which} up-card "
+                f"{doors[card_seat]}, all-in on its ante)")
 
     def _restart_third(self, t: float, first: int | None = None) -> None:
         """3rd street's betting starts again from `first` (default: the bring-in seat)."""
@@ -423,7 +494,7 @@ class StudHand(Hand):
         """The opener throws his cards away after the forced bet while nobody raised it (002 §3)."""
         rnd = self.round
         return (self.street_i == 0 and seat == self.opener and rnd is not None and rnd.to_act != seat
-                and seat not in self.record.folded and self.checker is None)
+                and seat not in self.record.folded and seat not in self.record.dead and self.checker is None)
 
     def _opener_mucked(self, seat: int) -> list[Finding]:
         self.checker = seat
@@ -446,7 +517,43 @@ class StudHand(Hand):
             self.zones.put(card, "muck", _uid(ev))
             self.lost.pop(card, None)
             return self._opener_mucked(owner)
+        if owner is not None and self._bring_in_unposted(owner):
+            self.zones.put(card, "muck", _uid(ev))
+            self.lost.pop(card, None)
+            return self._bring_in_mucked(owner, ev.t)
         return self.h_muck(ev, card)
+
+    def _bring_in_unposted(self, seat: int) -> bool:
+        """`seat` must still make 3rd street's forced bet (002 §3: it can neither check nor fold)."""
+        rnd = self.round
+        return (self.street_i == 0 and self.phase == BETTING and rnd is not None and self.opener is None
+                and seat == self.bring_in and rnd.committed.get(seat, 0) == 0
+                and seat not in self.record.dead and seat not in self.record.folded)
+
+    def _bring_in_mucked(self, seat: int, t: float) -> list[Finding]:
+        """The bring-in seat throws its cards into the muck instead of bringing in. The forced bet cannot
+        be refused (002 §3) and the cards cannot come back from the muck: its bring-in is posted for it,
+        its hand is dead and the next seat acts on the bring-in, as for an absent bring-in seat or one
+        whose clock ran out (our reading; 002 and TDA 2024 are silent). Before, the muck was read as a fold
+        the round refused, the seat stayed to act and the next street's cards killed the live hands."""
+        rnd = self.round
+        assert rnd is not None
+        amount = self._post_bring_in_for(seat, t)
+        self.record.dead.add(seat)
+        self.thrown.pop(seat, None)
+        msg = (f"Seat {seat} threw its cards into the muck instead of bringing in; the hand is dead and its "
+               f"bring-in ({amount}) is owed (002 §3: the forced bet cannot be refused)")
+        out = [_f("HOLE_CARD_IN_MUCK", msg, seat=seat,
+                  remedy=f"Take seat {seat}'s bring-in ({amount}) from its stack into the pot; seat "
+                         f"{self._left_of(seat)} acts on the bring-in")]
+        out += rnd.fold(seat, t, "dead hand: mucked before its forced bet")
+        return out + self._after_round_change(t)
+
+    def _left_of(self, seat: int) -> int:
+        """The next live seat clockwise after `seat` (the seat that acts after it)."""
+        order = self.live()
+        later = [s for s in order if s > seat]
+        return (later or order or [seat])[0]
 
     # --- up-cards and down-cards -----------------------------------------------------------------------
     def h_stud_exposed(self, ev: Event, card: str | None) -> list[Finding]:
@@ -647,15 +754,61 @@ class StudHand(Hand):
             return out
         self.used.add(card)
         rec = self.record
+        if self.street == self.game.streets[-1] and self.common is None:
+            self._street_card_back(card)
         if self.street != self.game.streets[-1] or self.street_got or self.common is not None:
             rec.notes.append(f"card {card} on the board on {self.street} street")
             return []
+        wrong = self._common_not_short(card)
+        if wrong is not None:
+            return [wrong]
+        return self._play_common(card, ev.t)
+
+    def _street_card_back(self, card: str) -> None:
+        """The only 7th-street card dealt so far moved to the board: the dealer gave the last card to the
+        first seat, saw the stub could not serve every seat and turned it up as the common card. It is no
+        longer that seat's card (before, the common card was refused and every other seat was found
+        without its 7th card)."""
+        seat = next((s for s in self.street_got if card in self.holes[s]), None)
+        if seat is None or len(self.street_got) != 1:
+            return
+        self.holes[seat].remove(card)
+        if card in self.record.hole.get(seat, ()):
+            self.record.hole[seat].remove(card)
+        self.street_got.discard(seat)
+        self.card_street.pop(card, None)
+        self.face_due.pop(card, None)
+        self.record.final_dealt = False
+
+    def _play_common(self, card: str, t: float) -> list[Finding]:
+        """`card` is 7th street's common card: every live seat plays it; the betting opens."""
+        rec = self.record
         self.common = card
+        self.common_void = None
         rec.board.append(card)
         rec.final_dealt = True
-        rec.notes.append(f"seventh street: common card {card} (stub of {self._stub()} card(s) too short)")
-        self.street_done_t = ev.t
-        return self._open_street(ev.t)
+        rec.notes.append(f"seventh street: common card {card} (stub of {self._stub()} card(s) left)")
+        self.street_done_t = t
+        return self._open_street(t)
+
+    def _common_not_short(self, card: str) -> Finding | None:
+        """A common card is only for a stub too short to give every live seat its own 7th-street card
+        (after the street's burn, if the dealer has not burned yet). With enough cards left it is a 7th
+        card dealt face up against the rule (002 §7: 7th street face down to each seat): the card is out of
+        play and each seat gets its own card (our reading; 002 is silent on the common card). None: the
+        stub is short, the common card is right. Before, any card on the board on 7th street was taken as
+        the common card, even with half the deck left."""
+        left = self._stub()  # cards in the stub before this one
+        burned = len(self.record.burns) > self.burns_mark
+        live = self.live()
+        if left - (0 if burned else 1) < len(live):
+            return None
+        self.common_void = card
+        return _f("STUD_STREET_CARD_WRONG", f"Common card {card} turned up on seventh street with {left} "
+                                           f"card(s) left for {len(live)} seat(s): the deck is not short",
+                  cards=[card],
+                  remedy=f"{card} does not play: take it out (to the burns); deal each live seat its "
+                         f"seventh-street card face down")
 
     def _stub(self) -> int:
         """Cards left in the stub before the last card dealt (the deck has 52)."""
@@ -685,6 +838,8 @@ class StudHand(Hand):
             self.used.add(card)
             if card not in self.record.burns:
                 self.record.burns.append(card)
+            if self.phase == BETTING:
+                self.burned_in_round = True  # the dealer is about to deal the next street: cards are early
         return out
 
     def h_stud_board(self, ev: Event, card: str | None) -> list[Finding]:
@@ -718,7 +873,11 @@ class StudHand(Hand):
                        severity="error")]  # after the deal: the card is out of play (as hold'em)
         rec = self.record
         if fresh and self.street_i == 0 and seat not in rec.folded and seat not in rec.dead:
+            if self.burned_in_round and seat not in self.early:
+                return self._premature_card(seat, card)  # 4th street dealt early, after its burn
             return self._extra_third(seat, card, ev)
+        if fresh and seat in self.skipped and seat not in rec.folded and seat not in rec.dead:
+            return self._late_street_card(seat, card)
         if (fresh and self.street_i < len(self.game.streets) - 1 and seat not in rec.folded
                 and seat not in rec.dead and seat not in self.early):
             return self._premature_card(seat, card)
@@ -741,9 +900,12 @@ class StudHand(Hand):
         return out + self._after_round_change(ev.t)
 
     def _premature_card(self, seat: int, card: str) -> list[Finding]:
-        """A card from the stub to a live seat while 4th-6th street is still being bet: the next street's
+        """A card from the stub to a live seat while 3rd-6th street is still being bet: the next street's
         card, dealt too early. It does not play: it goes back out of play, the action completes and the
-        street is dealt as usual (our reading of the premature-card rules 000 §2.6, 003 (9); 002 silent)."""
+        street is dealt as usual (our reading of the premature-card rules 000 §2.6, 003 (9); 002 silent).
+        On 3rd street only after a burn during the betting: the dealer has started 4th street, so the card
+        is early, not a fourth card of the initial deal (a seat's hand is not killed for the dealer's early
+        street; without a burn it stays DEAL_TOO_MANY_CARDS, `_extra_third`)."""
         self.early[seat] = card
         nxt = self.game.streets[self.street_i + 1]
         up = self.game.street_up.get(nxt, False)
@@ -801,13 +963,62 @@ class StudHand(Hand):
                 return revived
         if self.runout:
             return []
+        if self.common_void is not None and not self.street_got:
+            return self._common_kept(ev) + self.h_stud_action_due(ev, card)
         out = self._premature_kept(ev.t)
-        if not all(s in self.street_got for s in self.live()):
+        skipped = [s for s in self.live() if s not in self.street_got] if self.street_got else []
+        if skipped:
             self.record.notes.append(f"{self.street} street opened by an action before every card was out")
         out += self._open_street(ev.t)
+        if skipped and self.phase == BETTING:
+            out += self._street_skipped(skipped)
         if self.phase == BETTING:
             out += self.h_stud_action(ev, card)
         return out
+
+    def _common_kept(self, ev: ActionEvent) -> list[Finding]:
+        """Players act on a common card turned up with enough cards left (`_common_not_short`): the table
+        plays it as every seat's seventh card, as it lies; said once."""
+        card = self.common_void
+        assert card is not None
+        msg = (f"Betting began on common card {card}; expected: {card} out of play, each seat dealt its own "
+               f"seventh-street card; it plays as every seat's seventh card")
+        return [_f("CORRECTION_NOT_FOLLOWED", msg, cards=[card]), *self._play_common(card, ev.t)]
+
+    def _street_skipped(self, seats: list[int]) -> list[Finding]:
+        """The street's betting began while live seats had no card of it: the dealer passed them by.
+        After 3rd street a misdeal is out of the question; the seat gets its card late, the next card from
+        the stub, and the action so far stands (our reading; 002 is silent; the catalogue's misdeal is for
+        the initial deal). Before, the late card was called premature and did not play."""
+        self.skipped.update(seats)
+        out: list[Finding] = []
+        for s in seats:
+            moved = [c for c, owed in self.misplaced.items() if owed == s]
+            if moved:  # its card went to another seat (STUD_CARD_WRONG_SEAT) and was not moved: said there
+                for c in moved:
+                    del self.misplaced[c]
+                msg = (f"The {self.street} street betting began with seat {s}'s card still at the wrong "
+                       f"seat; expected: moved to seat {s}. That card does not play; seat {s} gets the next "
+                       f"card")
+                out.append(_f("CORRECTION_NOT_FOLLOWED", msg, seat=s))
+                continue
+            msg = f"The {self.street} street betting began while seat {s} had no {self.street} street card"
+            out.append(_f("DEAL_SEAT_SKIPPED", msg, seat=s, severity="error",
+                          remedy=f"Deal seat {s} its {self.street} street card now (the next card from the "
+                                 f"stub); the action so far stands"))
+        return out
+
+    def _late_street_card(self, seat: int, card: str) -> list[Finding]:
+        """The card a seat passed by on this street gets late (`_street_skipped`): its street card."""
+        self.skipped.discard(seat)
+        self.holes[seat].append(card)
+        self.record.hole.setdefault(seat, []).append(card)
+        self.card_street[card] = self.street_i  # (not `street_got`: that is the next street's deal now)
+        if self.game.street_up.get(self.street, False):
+            self.face_due[card] = seat  # seen face up by its `exposed`; the lead stays as it was
+        if self.street == self.game.streets[-1]:
+            self.record.final_dealt = True
+        return []
 
     def accept_as_played(self) -> None:
         """The floor accepted what the table did (or the core said CORRECTION_NOT_FOLLOWED): nothing of a
