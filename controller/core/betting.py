@@ -313,7 +313,9 @@ class BettingRound:
     def revive(self, ev: ActionEvent) -> list[Finding] | None:
         """After the round closed on a refused raise standing as a call: a call to the refused amount
         shows the table let the raise stand. Reopen the round and apply both; None when not the case."""
-        if self._refused is None or ev.action != "call" or ev.amount != self._refused[1]:
+        if self._refused is None or ev.action != "call" or ev.amount is None or ev.amount < self._refused[1]:
+            return None
+        if ev.amount > self._refused[1] and ev.amount != self._refused_full():
             return None
         if ev.seat not in self._index or ev.seat in self.folded or ev.seat in self.all_in:
             return None
@@ -322,22 +324,33 @@ class BettingRound:
         self._turn_t = ev.t
         return self.feed(ev)
 
+    def _refused_full(self) -> int:
+        """The smallest full raise (or completion) the refused raiser had: a call to it shows the table
+        took the refused raise as that full wager."""
+        assert self._refused is not None
+        legal = self.legal_wager(self._refused[0]) if self._limited else None
+        return legal.min_to if legal is not None else self.min_raise_to
+
     def _refused_raise_stood(self, total: int, t: float) -> list[Finding]:
         """A call to the amount of a refused raise: the table let that raise stand. Said once; the
         raise is applied as the chips show, so the round follows the hand actually played."""
         refused = self._refused
-        if refused is None or refused[1] != total:
+        if refused is None:
+            return []
+        raiser = refused[0]
+        minimum = self._refused_full()
+        if total != refused[1] and not refused[1] < total == minimum:
             return []
         self._refused = None
-        raiser = refused[0]
         cap = self.committed[raiser] + self.stacks[raiser]
+        how = "was called" if total == refused[1] else (
+            f"was called at {total}: the table took it as the full wager (seat {raiser} adds "
+            f"{total - refused[1]})")
         findings = [Finding(code="CORRECTION_NOT_FOLLOWED", seat=raiser, message=(
-            f"Seat {raiser}'s refused raise to {total} was called; expected: it stands as a call. The raise "
+            f"Seat {raiser}'s refused raise to {refused[1]} {how}; expected: it stands as a call. The raise "
             f"is taken as played"))]
         if self._refused_accepted:  # the floor accepted the table as it is: nothing was owed
             findings.clear()
-        legal = self.legal_wager(raiser) if self._limited else None
-        minimum = legal.min_to if legal is not None else self.min_raise_to
         if total < minimum and total < cap:
             self._as_played(raiser, total, t)  # an under-raise: no full raise, the increment stays
         elif self.structure.is_limit or self.bring_in_open:  # stud: a completion, not a raise (002 §3)

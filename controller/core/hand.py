@@ -256,11 +256,23 @@ class Hand(DealPart, BoardPart):
         confirming a refused raise that already stands as a call)."""
         acts = self.record.actions
         last = acts[-1] if acts else None
-        if last is None or last.seat != ev.seat:
-            return False  # someone acted since: this is a new action
+        if last is None:
+            return False
+        if last.seat != ev.seat:
+            return self._late_call(ev)  # someone acted since: a new action unless a late word
         same = ev.action == last.action or (ev.action, last.action) in (("call", "allin"), ("allin", "call"),
                                                                        ("call", "check"))
         return same and (ev.amount is None or ev.amount in (last.total, last.added))
+
+    def _late_call(self, ev: ActionEvent) -> bool:
+        """A call naming just what the seat already has in the round that closed, before anybody acts on
+        the next street: the dealer's late word for chips already counted (a seat topping up a raise the
+        table took as a full wager), not an action of the new street, where a call to a bet of 0 is
+        impossible."""
+        rnd = self.closed_round
+        if ev.action != "call" or ev.amount is None or rnd is None or self.round is not None:
+            return False
+        return bool(ev.amount) and rnd.committed.get(ev.seat) == ev.amount
 
     def _board_as_it_lies(self) -> None:
         """Take the board and the burns from the zones (used when the table moved on without the

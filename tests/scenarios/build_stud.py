@@ -1149,6 +1149,23 @@ def call_short_left_at_showdown() -> Scenario:
 
 
 @stud
+def short_completion_called_full() -> Scenario:
+    s = Stud("short_completion_called_full",
+             "fixed limit, 3rd street: seat 3 brings in 10, seat 4 completes to 15 only: less than half "
+             "the completion's step counts as a call (cuca, 001 §8): BET_BELOW_MINIMUM, return 5; the table "
+             "instead takes it as the full completion: seat 1 calls 20, CORRECTION_NOT_FOLLOWED once, the "
+             "completion to 20 is taken as played; seat 3 calls 20 and seat 4 says 'call 20' as it adds its "
+             "5 (already counted: nothing more); checked down, seat 3's four queens win (before: a "
+             "BAD_EVENT for every call to 20, then premature cards and dead hands)")
+    s.setup_stud().begin().deal3()
+    s.act(3, "bet", 10).act(4, "raise", 15).expect("BET_BELOW_MINIMUM", 4, "third")
+    s.act(1, "call", 20).expect("CORRECTION_NOT_FOLLOWED", 4, "third").fold(2)
+    s.act(3, "call", 20).act(4, "call", 20)
+    s.rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, s1=970, s2=990, s3=1070, s4=970)
+
+
+@stud
 def dead_hand_clock() -> Scenario:
     s = Stud("dead_hand_clock", "5th street: seat 4 bets 40 and seat 1 thinks: after 65 s ACTION_TIME; "
                                 "the clock is called (004 §11: one more minute); seat 1 still has not acted "
