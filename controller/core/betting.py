@@ -212,6 +212,10 @@ class BettingRound:
         if seat in self._index and seat not in self.folded:
             self.passive.add(seat)
 
+    def quiet(self, t: float) -> bool:
+        """`tick(t)` would say nothing and change nothing: no clock called and a young turn."""
+        return self._clock_deadline is None and t - self._turn_t <= self._limit
+
     def tick(self, t: float) -> list[Finding]:
         """Time passes: ACTION_TIME once per turn, DEAD_HAND_CLOCK when a called clock ran out."""
         if self._clock_deadline is None and t - self._turn_t <= self._limit:

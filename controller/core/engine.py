@@ -71,6 +71,8 @@ class Engine:
         self.profile = profile or PROFILES[DEFAULT_PROFILE]
         self.seats = Table(max_seats=self.profile.max_seats)
         self.zones = Zones()
+        # tag → card of the active deck (`_on_card`'s usual case); Any: it is asked with a missing tag too
+        self._deck_cards: Mapping[Any, str] = {}
         self.hand = 0
         self.current = Hand(number=0, t=0.0, table=table, profile=self.profile, zones=self.zones,
                             positions=None, level=Level(sb=0, bb=0), dealt_in=(), players={}, stacks={},
@@ -90,7 +92,8 @@ class Engine:
         self.session = ""  # from a `session` event: part of every alert id after it
         self.tracker = Tracker()  # the running hand's open irregularities (corrections.py)
         self.last_corrections: list[dict[str, str]] = []  # what became of the last hand's
-        self.stats = {"events": 0, "hands": 0, "alerts": 0, "bad_events": 0, "misdeals": 0, "summaries": 0,
+        self._events = 0  # every event fed: counted apart from the other statistics (replay speed, issue 13)
+        self._stats = {"events": 0, "hands": 0, "alerts": 0, "bad_events": 0, "misdeals": 0, "summaries": 0,
                       "internal_errors": 0}
         self._dispatch: dict[type, Callable[[Any], list[Outcome]]] = {
             SeatEvent: self._on_seat, DeckEvent: self._on_deck, LevelEvent: self._on_level,
@@ -103,12 +106,19 @@ class Engine:
         }
 
     @property
+    def stats(self) -> dict[str, int]:
+        """The engine's counters (events, hands, alerts, …): the dict itself, its event count brought up to
+        date when it is read."""
+        self._stats["events"] = self._events
+        return self._stats
+
+    @property
     def record(self) -> HandRecord | None:
         return self.current.record if self.hand else None
 
     # --- the one entry point ----------------------------------------------------------------------
     def feed(self, event: Event) -> list[Outcome]:
-        self.stats["events"] += 1
+        self._events += 1
         t = event.t
         if t < self.last_t:
             return self._alerts(t, [Finding(code="BAD_EVENT", message=(
@@ -120,7 +130,7 @@ class Engine:
         try:
             return self._dispatch[type(event)](event)
         except Exception as exc:  # a bug must not stop a live table; it is reported as an alert
-            self.stats["internal_errors"] += 1
+            self._stats["internal_errors"] += 1
             return self._bad(event.t, f"internal error while applying a {event.TYPE} event "
                                       f"({type(exc).__name__}: {exc}); please report it with the event log")
 
@@ -157,11 +167,11 @@ class Engine:
             last = out[-1]
             if isinstance(last, Alert):
                 self.tracker.raised(last.id, f.code)
-            self.stats["alerts"] += 1
+            self._stats["alerts"] += 1
             if f.code == "BAD_EVENT":
-                self.stats["bad_events"] += 1
+                self._stats["bad_events"] += 1
             if sev == "misdeal":
-                self.stats["misdeals"] += 1
+                self._stats["misdeals"] += 1
         return out
 
     def _bad(self, t: float, message: str, seat: int | None = None) -> list[Outcome]:
@@ -187,6 +197,7 @@ class Engine:
             deck = self.zones.enrol(ev.id, ev.cards)
         except ValueError as exc:
             return self._bad(ev.t, f"deck {ev.id!r}: {exc}")
+        self._deck_cards = deck.uid_to_card  # the newest deck is the active one (Zones.resolve)
         problems = deck.problems()
         if not problems:
             return []
@@ -256,7 +267,7 @@ class Engine:
             payload = (hand.unfinished_summary(t) if unfinished else None) or _plain_summary(rec)
         rec.t_end = rec.t_end if rec.t_end is not None else t
         out.append(HandSummary(hand=rec.hand, t=t, payload=payload))
-        self.stats["summaries"] += 1
+        self._stats["summaries"] += 1
         for ev in self.deferred:
             self.seats.sit(ev.seat, ev.player, ev.stack)
         self.deferred.clear()
@@ -292,7 +303,7 @@ class Engine:
         findings += start.findings
         level = start.level
         self.hand += 1
-        self.stats["hands"] += 1
+        self._stats["hands"] += 1
         self.zones.clear()
         dealt = start.dealt_in
         info = self.seats.seats
@@ -319,10 +330,29 @@ class Engine:
     def profile(self, profile: Profile) -> None:
         self._profile = profile
         self._zone_kinds: dict[str, tuple[int | None, str]] = {}  # checked against this profile's seats
+        self._lane_zones: dict[str, tuple[int | None, str]] = {}  # the same but the deck: `_on_card`'s usual
 
     def _on_card(self, ev: CardSeen | CardGone | Exposed) -> list[Outcome]:
-        # Every card event passes here (most of a stud hand's): a zone's seat and the kind of a card
-        # arriving there are looked up once per zone, not parsed at each event (replay speed, issue 13).
+        # Every card event passes here (most of a stud hand's). The usual one, a tag of the active deck read
+        # in a zone seen before (not the deck), takes two dict lookups to reach the hand; anything else
+        # goes the general way (`_on_card_general`), unchanged (replay speed, issue 13).
+        known = self._lane_zones.get(ev.zone)
+        card = ev.card
+        if card is None:
+            card = self._deck_cards.get(ev.uid)  # no tag (None) is no deck's key either
+        if known is None or card is None:
+            return self._on_card_general(ev)
+        hand = self.current
+        kind = known[1] if type(ev) is CardSeen else _CARD_KIND[type(ev)]
+        if hand.LANE and hand.regular_card(kind, ev, card, known[0]):
+            return []  # a regular card event of the game, applied: nothing to say
+        phase, street_i = hand.phase, hand.street_i
+        findings = hand.dispatch(kind, ev, card)
+        return self._hand_alerts(hand, phase, street_i, ev, findings) if findings else []
+
+    def _on_card_general(self, ev: CardSeen | CardGone | Exposed) -> list[Outcome]:
+        # A zone's seat and the kind of a card arriving there are looked up once per zone, not parsed at
+        # each event (replay speed, issue 13).
         zone = ev.zone
         known = self._zone_kinds.get(zone)
         if known is None:
@@ -331,6 +361,10 @@ class Engine:
                 top = self.profile.max_seats
                 return self._bad(ev.t, f"card for zone {zone}, outside the table (1…{top})", seat)
             known = self._zone_kinds[zone] = (seat, zone if seat is None else "hole")
+            if zone != "deck" and (seat is None or zone == f"seat{seat}"):
+                # the usual way for a zone the hand's fast lane may name as it is (`seatN` as the seat's
+                # own name); the deck's cards (deck checks) and any other spelling go the general way
+                self._lane_zones[zone] = known
         card = ev.card
         if card is None:
             uid = ev.uid
@@ -415,6 +449,9 @@ class Engine:
             else:
                 self.pre_blinds.pop(ev.seat, None)
             return []
+        hand = self.current
+        if hand.LANE and type(ev) is ChipsEvent and hand.regular_chips(ev):
+            return []  # chips the game expects (stud: an ante before or during the deal), applied
         return self._hand("action" if isinstance(ev, ActionEvent) else "chips", ev, None)
 
     def _on_board_count(self, ev: BoardCountEvent) -> list[Outcome]:

@@ -315,7 +315,7 @@ class Hand(DealPart, BoardPart):
                                                          f"{fix.expect}"))
         if self.phase == BETTING and self.round is not None and rnd.closed:
             out += self._round_closed(t)
-        return out
+        return out if self.checker is None else self._checker_turns(out, t)
 
     def _round_closed(self, t: float) -> list[Finding]:
         """The betting round is complete: next street, showdown, or the hand is over."""

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Protocol
 from controller.core.alerts import Finding, Street
 from controller.core.antes import AnteLedger
 from controller.core.catalogue import entry
-from controller.core.events import ActionEvent, ChipsEvent, Event
+from controller.core.events import ActionEvent, CardGone, CardSeen, ChipsEvent, Event, Exposed
 from controller.core.forced import NO_EXTRAS, Extras, Post
 from controller.core.games.base import GamePlan
 from controller.core.games.holdem import PLAN as HOLDEM
@@ -53,6 +53,7 @@ class RoundLike(Protocol):
     def feed(self, ev: ActionEvent | ChipsEvent) -> list[Finding]: ...
     def fold(self, seat: int, t: float, reason: str) -> list[Finding]: ...
     def tick(self, t: float) -> list[Finding]: ...
+    def quiet(self, t: float) -> bool: ...  # `tick(t)` would say nothing and change nothing
     def clock_called(self, t: float) -> list[Finding]: ...
     def accept_as_played(self) -> None: ...  # the floor accepted the table's amounts as placed
     def passed_over_at_knock(self, t: float) -> list[Finding] | None: ...
@@ -64,6 +65,8 @@ class RoundLike(Protocol):
 class ShowdownLike(Protocol):
     def open(self, t: float) -> list[Finding]: ...
     def on_card(self, ev: Event, card: str) -> list[Finding]: ...
+    def shown_at(self, seat: int, card: str) -> None: ...  # `on_card` of an exposure at a seat
+    def mucked_card(self, card: str) -> None: ...  # `on_card` of a card reaching the muck
     def settle(self, t: float) -> Any: ...
     def unfinished(self, t: float) -> dict[str, Any]: ...
 
@@ -102,6 +105,7 @@ class HandBase:
     """The state of one hand; the handlers live in the parts (deal.py, board.py) and in hand.py."""
 
     PLAN: ClassVar[GamePlan] = HOLDEM  # the game a hand class follows unless told otherwise
+    LANE: ClassVar[bool] = False  # the game has a fast lane for its regular card events (`regular_card`)
 
     def __init__(self, *, number: int, t: float, table: str, profile: Profile, zones: Zones,
                  positions: Positions | None, level: Level, dealt_in: Sequence[int],
@@ -181,6 +185,9 @@ class HandBase:
         self.extra_first: str | None = None
         self.boxed: set[str] = set()
         self.shown_early: set[int] = set()  # seats that showed a hole card during the betting (000 §4.1)
+        # A seat whose turns the rules play after each change of the round (`_checker_turns`; stud: the
+        # opener who mucked after the forced bet, 002 §3); None in hold'em.
+        self.checker: int | None = None
         # Findings about an event that must not stop it being applied (the card is where it is); the
         # dispatcher appends them to the handler's own findings.
         self.followups: list[Finding] = []
@@ -193,6 +200,17 @@ class HandBase:
         self.t = t
         self.extras: Extras = NO_EXTRAS  # straddles, posts, dead chips from hand_start (forced.py)
         self._posts_memo: tuple[Level, Extras, tuple[Post, ...]] | None = None  # deal.py forced_posts
+
+    def regular_card(self, kind: str, ev: CardSeen | CardGone | Exposed, card: str, seat: int | None) -> bool:
+        """A game's fast lane (`LANE`), asked by the engine before `dispatch` for a card event of a known
+        zone and card: it applies the event and says True only where `dispatch` would find nothing and leave
+        the phase as it is; otherwise it says False having changed nothing, and `dispatch` follows."""
+        return False
+
+    def regular_chips(self, ev: ChipsEvent) -> bool:
+        """The fast lane (`LANE`) for a `chips` event, as `regular_card`: True only when applied where
+        `dispatch` would find nothing and leave the phase as it is; False with nothing changed."""
+        return False
 
     # --- derived -----------------------------------------------------------------------------------
     @property
@@ -352,6 +370,10 @@ class HandBase:
 
     def _open_street(self, t: float) -> list[Finding]:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)
+
+    def _checker_turns(self, out: list[Finding], t: float) -> list[Finding]:
+        """The turns of `checker` after a change of the round, added to `out` (a game that has one)."""
+        return out
 
     def _end_betting(self, t: float, how: str) -> list[Finding]:
         raise NotImplementedError  # defined by a part of Hand (hand.py, deal.py, board.py)

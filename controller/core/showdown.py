@@ -148,16 +148,24 @@ class Showdown:
         if isinstance(ev, Exposed):
             seat = seat_of_zone(ev.zone)
             if seat is not None:
-                cards = self.shown.setdefault(seat, [])
-                if card not in cards:
-                    cards.append(card)
+                self.shown_at(seat, card)
         elif isinstance(ev, CardSeen) and ev.zone == "muck":  # a card leaving a seat tells nothing
-            for owner, cards in self.record.hole.items():  # `_owner`, inlined: every mucked card asks
-                if card in cards:
-                    if card not in self.shown.get(owner, ()):
-                        self.mucked.add(owner)
-                    break
+            self.mucked_card(card)
         return []
+
+    def shown_at(self, seat: int, card: str) -> None:
+        """`card` seen face up at `seat` (a `seatN` zone) after the betting: it counts as shown."""
+        cards = self.shown.setdefault(seat, [])
+        if card not in cards:
+            cards.append(card)
+
+    def mucked_card(self, card: str) -> None:
+        """`card` reached the muck after the betting: its hand, unless shown, was mucked unseen."""
+        for owner, cards in self.record.hole.items():  # `_owner`, inlined: every mucked card asks
+            if card in cards:
+                if card not in self.shown.get(owner, ()):
+                    self.mucked.add(owner)
+                break
 
     # --- settlement ----------------------------------------------------------------------------------
     def settle(self, t: float) -> Settlement:

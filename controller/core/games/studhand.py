@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.core.alerts import Finding
 from controller.core.cards import FULL_DECK
-from controller.core.events import ActionEvent, ActionName, ChipsEvent, Event
+from controller.core.events import ActionEvent, ActionName, CardGone, CardSeen, ChipsEvent, Event, Exposed
 from controller.core.forced import Post
 from controller.core.games import stud
 from controller.core.hand import TRANSITIONS, Hand
@@ -53,6 +53,7 @@ class StudHand(Hand):
 
     PLAN = stud.PLAN
     TRANSITIONS = STUD_TRANSITIONS
+    LANE = True  # the engine asks `regular_card` first for every card event of a stud hand
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -73,7 +74,7 @@ class StudHand(Hand):
         self.wrong_bringer: int | None = None  # a wrong bring-in waiting for its correction
         self.stood_wrong: int | None = None  # a wrong bring-in that stood (the next player acted on it)
         self.third_mark = 0  # index in record.actions where 3rd street's actions begin
-        self.checker: int | None = None  # the opener who mucked: treated as checked (002 §3)
+        self.checker = None  # the opener who mucked: treated as checked (002 §3; `_checker_turns`)
         self.first_due: int | None = None  # who must act first on this street
         self.faces_checked = False  # this street's up-cards were checked at its first action
         self.common: str | None = None  # 7th street's common card when the deck ran short
@@ -189,8 +190,8 @@ class StudHand(Hand):
             self.runout = True
             out += self._round_closed_empty(t)
             return
-        self.bring_in = self._next_with_chips(stud.bring_in_seat(doors, self.level.limit))
-        self._new_round(t, self.bring_in)
+        self.bring_in = self._next_with_chips(stud.bring_in_seat(doors, self.level.limit), live)
+        self._new_round(t, self.bring_in, live)
         for seat in self.dealt_in:
             if seat in self.absent:
                 out += self._absent_dead(seat, t)
@@ -292,15 +293,16 @@ class StudHand(Hand):
                 "pot": sum(self.prev.values()),
                 "forced_opener": first if self.street_i == 0 else None}  # a wrong bring-in while it stands
 
-    def _open_street(self, t: float) -> list[Finding]:
-        """This street's cards are out: the highest showing hand acts first (002 §4)."""
+    def _open_street(self, t: float, live: list[int] | None = None) -> list[Finding]:
+        """This street's cards are out: the highest showing hand acts first (002 §4). `live`: the live
+        seats, when the caller has them (the street's last card just checked them)."""
         self.closed_round = None
         self.street_got = set()
         self.skipped = set()
         if self.runout:
             return self._next_due(t)
         self.phase = BETTING
-        order = self.live()
+        order = self.live() if live is None else live
         showing = self._showing_all(order)
         first = self._next_with_chips(stud.first_to_act(showing, order), order)
         self._new_round(t, first, order, showing)
@@ -311,17 +313,19 @@ class StudHand(Hand):
         return self.up[seat] + [c for c, s in self.face_due.items() if s == seat]
 
     def _showing_all(self, seats: list[int]) -> dict[int, list[str]]:
-        """`_showing` of every seat in `seats`, in one pass over the cards still to be turned up."""
-        showing = {s: self.up[s][:] for s in seats}
+        """`_showing` of every seat in `seats`, in one pass over the cards still to be turned up. Read only:
+        a seat's list is its `up` list itself unless cards still to be turned up are added (a new list)."""
+        up = self.up
+        showing = {s: up[s] for s in seats}
         for card, seat in self.face_due.items():
             if seat in showing:
-                showing[seat].append(card)
+                showing[seat] = [*showing[seat], card]
         return showing
 
-    def _after_round_change(self, t: float) -> list[Finding]:
-        out = Hand._after_round_change(self, t)  # named, not super(): asked after every action
-        if self.checker is None:
-            return out  # the usual case: no opener mucked after his forced bet
+    def _checker_turns(self, out: list[Finding], t: float) -> list[Finding]:
+        """Asked by `_after_round_change` only while `checker` is set (not after every action: replay
+        speed, issue 13). A turn played here changes the round again, which plays the next turn from
+        within (the same turns in the same order as a loop)."""
         rnd = self.round
         # The opener who mucked after his forced bet checks while he can and is out once he cannot (002 §3).
         while (rnd is not None and rnd is self.round and self.phase == BETTING and self.checker is not None
@@ -333,13 +337,19 @@ class StudHand(Hand):
                 self.record.notes.append(f"seat {seat} (mucked after the forced bet) faces a bet: out")
             act: ActionName = "fold" if facing else "check"
             out += rnd.feed(ActionEvent(t=t, seat=seat, action=act, source="engine"))
-            out += super()._after_round_change(t)
+            out += self._after_round_change(t)
         return out
 
     def h_stud_action(self, ev: Event, card: str | None) -> list[Finding]:
         assert isinstance(ev, (ActionEvent, ChipsEvent))  # a tuple: no union object built per action
         rnd = self.round
         assert rnd is not None
+        if (self.faces_checked and rnd.actions_taken != 0 and rnd.quiet(ev.t) and (self.street_i != 0 or (
+                self.wrong_bringer is None and self.opener is not None and ev.seat != self.opener))):
+            # The usual action (replay speed, issue 13): not its street's first (first to act, the faces
+            # check), no clock to report, on 3rd street after the bring-in by another seat than the one
+            # that made it (no wrong bring-in, no opener mucking): nothing below applies to it.
+            return self.h_action(ev, card)
         out = self._faces_check() if not self.faces_checked else []
         timed = rnd.tick(ev.t)  # a clock that ran out comes first, before a bring-in is judged wrong
         if timed:
@@ -362,12 +372,15 @@ class StudHand(Hand):
             found = self.h_action(ev, card)
             return out + found if out else found
         # Only the street's very first action can be "first to act wrong"; a second seat acting before the
-        # high board (an out-of-turn action is held, not counted) is a plain ACTION_OUT_OF_TURN.
-        first_action = rnd.actions_taken == 0 and not rnd.pending
+        # high board (an out-of-turn action is held, not counted) is a plain ACTION_OUT_OF_TURN. The later
+        # actions, most of them, go straight to the betting (replay speed, issue 13).
+        if rnd.actions_taken != 0 or rnd.pending:
+            found = self.h_action(ev, card)
+            return out + found if out else found
         # the street and its first seat as they were: an action that ends the round moves both on
         street, due = self.street, self.first_due
         found = self.h_action(ev, card)
-        if first_action and seat != due:
+        if seat != due:
             found = [self._first_wrong(f, street, due) if f.code == "ACTION_OUT_OF_TURN" and f.seat == seat
                      else f for f in found]
         return out + found if out else found
@@ -697,10 +710,13 @@ class StudHand(Hand):
         if street == streets[-1]:
             rec.final_dealt = True
         # `_street_dealt`, inlined: the count first, the live seats only once enough cards are out.
-        if len(got) < len(self.dealt_in) - len(rec.folded) - len(rec.dead) or not got.issuperset(self.live()):
+        if len(got) < len(self.dealt_in) - len(rec.folded) - len(rec.dead):
+            return left
+        live = self.live()
+        if not got.issuperset(live):
             return left
         self.street_done_t = ev.t
-        return left + self._open_street(ev.t)
+        return left + self._open_street(ev.t, live)
 
     def _wrong_seat(self, seat: int, card: str) -> list[Finding]:
         """A street card to a seat that already has its card, or has folded, while a live seat still waits
@@ -1031,6 +1047,131 @@ class StudHand(Hand):
         if self.wrong_bringer is not None:
             self.record.notes.append(f"wrong bring-in by seat {self.wrong_bringer} stands (floor)")
             self.wrong_bringer = None
+
+    # --- the fast lane: a stud hand's regular card events (replay speed, issue 13) -------------------------
+    def regular_card(self, kind: str, ev: CardSeen | CardGone | Exposed, card: str, seat: int | None) -> bool:
+        """The fast lane (`HandBase.regular_card`): most of a stud hand's 116 events are cards doing what the
+        deal expects; each case below does what `dispatch` and its handler would do, checked first to be one
+        in which they find nothing and leave the phase as it is. Anything else (a card out of order, on the
+        table already, the last of a deal or street, a remedy pending) says False untouched and goes through
+        `dispatch`."""
+        phase = self.phase
+        if phase in (SHOWDOWN, ENDED):  # the cards gathered after the betting: nothing to find
+            if kind == "muck":  # `h_muck` after the betting: it only books who mucked unseen
+                self.t, self.event_street = ev.t, None
+                self._muck_after(ev, card)
+                return True
+            if seat is None:
+                return False
+            zone = ev.zone
+            if kind == "gone":  # `h_gone` after the betting: the card leaves its seat, nothing more to check
+                self.t, self.event_street = ev.t, None
+                if self.zones.take(card, zone) and self.must_leave and self.must_leave.get(card) == zone:
+                    del self.must_leave[card]
+                return True
+            # `h_exposed` after the betting: a card shown where the readers place it (not a hand over on 3rd
+            # street, whose down-cards shown may still be the deal's)
+            where = self.zones.where.get(card)
+            if kind != "exposed" or self.street_i == 0 or (where is not None and where != zone):
+                return False
+            self.t, self.event_street = ev.t, None
+            shown = self.record.shown.setdefault(seat, [])
+            if card not in shown:
+                shown.append(card)
+            if self.showdown is not None:
+                self.showdown.shown_at(seat, card)  # `on_card` for this exposure (the zone is `seatN`)
+            return True
+        if seat is None or self.early or phase not in (DEAL, DUE, BETTING):
+            return False
+        mine = self.holes.get(seat)
+        if mine is None:
+            return False
+        if kind == "exposed":  # `h_stud_exposed`: an up-card of the seat seen face up as it was dealt
+            face_due = self.face_due
+            if card not in face_due or card not in mine:
+                return False
+            rnd = self.round  # a round open (the street's last card opened it): the clock must have
+            if phase == BETTING and rnd is not None and not rnd.quiet(ev.t):  # nothing to say either
+                return False
+            self.t, self.event_street = ev.t, None
+            del face_due[card]
+            self.up[seat].append(card)
+            return True
+        if kind != "hole" or phase == BETTING:
+            return False
+        if card in mine or card in self.zones.where or card in self.boxed:
+            return False  # not a card fresh from the stub
+        rec = self.record
+        if phase == DEAL:  # `h_stud_deal`'s usual case: the seat the deal expects, not the deal's last card
+            deal_cards = self.deal_cards
+            n = len(deal_cards)
+            if self.in_flight or n + 1 >= len(self.deal_seq) or self.deal_seq[n] != seat:
+                return False
+            self.t, self.event_street = ev.t, None
+            self.blinds_done = True
+            self.used.add(card)
+            self.zones.put(card, ev.zone, ev.uid)  # the zone is `seatN` (the engine's lane zones)
+            mine.append(card)
+            rec.hole.setdefault(seat, []).append(card)
+            deal_cards.append(card)
+            self.card_street[card] = 0
+            if self.game.deal_up[len(mine) - 1] and seat not in self.third_down:
+                self.face_due[card] = seat
+            return True
+        # `h_stud_street_card`'s usual case: a live seat still owed this street's card, not the street's
+        # last (that one opens the betting)
+        got = self.street_got
+        if (self.misplaced or seat in got or seat in rec.folded or seat in rec.dead
+                or len(got) + 1 >= len(self.dealt_in) - len(rec.folded) - len(rec.dead)):
+            return False
+        self.t, self.event_street = ev.t, None
+        self.used.add(card)
+        self.zones.put(card, ev.zone, ev.uid)  # the zone is `seatN` (the engine's lane zones)
+        mine.append(card)
+        rec.hole.setdefault(seat, []).append(card)
+        got.add(seat)
+        street_i = self.street_i
+        self.card_street[card] = street_i
+        game = self.game
+        streets = game.streets
+        street = streets[street_i]
+        if game.street_up.get(street, False):
+            self.face_due[card] = seat
+        if street == streets[-1]:
+            rec.final_dealt = True
+        return True
+
+    def regular_chips(self, ev: ChipsEvent) -> bool:
+        """The fast lane for chips (`HandBase.regular_chips`): `h_stud_chips_deal`, which finds nothing
+        for a seat dealt in: an ante placed before the deal (as `check_blind`), or antes being gathered
+        while the cards go out."""
+        if self.phase != DEAL or ev.seat not in self.holes:
+            return False
+        self.t, self.event_street = ev.t, None
+        if not self.deal_cards:
+            self.pre_chips[ev.seat] = ev.amount  # `check_blind`: an ante placed before the deal
+        return True
+
+    def _muck_after(self, ev: CardSeen | CardGone | Exposed, card: str) -> None:
+        """`h_muck`'s path once the betting is over (it finds nothing there): the card to the muck, its
+        owner's hand, unless shown, mucked unseen, for the record and the showdown."""
+        if self.lost:
+            self.lost.pop(card, None)
+        if self.in_flight:
+            self.in_flight.pop(card, None)
+        self.zones.put(card, "muck", ev.uid)
+        owner: int | None = None
+        for seat, cards in self.holes.items():
+            if card in cards:
+                owner = seat
+                break
+        if owner is None or card == self.exposed_card or card == self.extra_first:
+            return
+        rec = self.record
+        if card not in rec.shown.get(owner, ()) and owner not in rec.folded and owner not in rec.dead:
+            rec.mucked_unshown.add(owner)
+        if self.showdown is not None:
+            self.showdown.mucked_card(card)  # `on_card` for a card reaching the muck
 
     # --- public state (interfaces.md §3: never a down-card of a live hand) ------------------------------
     def public_seat(self, seat: int) -> dict[str, Any]:
