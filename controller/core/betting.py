@@ -970,12 +970,14 @@ class BettingRound:
         seat = self.to_act
         if seat is None or not self._oot or seat in self._oot or self._others_owe_action(seat):
             return None
+        return self._lose_turn(seat, "was passed over and did not speak by the dealer's knock", t)
+
+    def _lose_turn(self, seat: int, why: str, t: float) -> list[Finding]:
+        """`seat` lost its turn (000 §2.8): folded if it owed chips, else checked; the turn moves on."""
         owed = self.committed[seat] < self.current_bet
         as_what = f"folded (it owed {self.current_bet - self.committed[seat]})" if owed else "checked"
-        findings = [Finding(
-            code="PLAYER_SKIPPED", seat=seat,
-            message=f"Seat {seat} was passed over and did not speak by the dealer's knock: it counts as "
-                    f"{as_what}")]
+        findings = [Finding(code="PLAYER_SKIPPED", seat=seat,
+                            message=f"Seat {seat} {why}: it counts as {as_what}")]
         if owed:
             self._do_fold(seat, t)
         else:
@@ -1003,18 +1005,8 @@ class BettingRound:
             if seat in self._must_call:
                 findings += self._short_call_stands(seat, "the next street began", t)
                 continue
-            owed = self.committed[seat] < self.current_bet
-            as_what = f"folded (it owed {self.current_bet - self.committed[seat]})" if owed else "checked"
-            findings.append(Finding(
-                code="PLAYER_SKIPPED", seat=seat,
-                message=f"Seat {seat} was still to act when the next street's betting began on the card "
-                        f"dealt early: it counts as {as_what}"))
-            if owed:
-                self._do_fold(seat, t)
-            else:
-                self._acted.add(seat)
-                self._record(seat, "check", self.committed[seat], t)
-            self._run(seat, t, findings)
+            findings += self._lose_turn(
+                seat, "was still to act when the next street's betting began on the card dealt early", t)
         return findings
 
     def _others_owe_action(self, seat: int) -> bool:

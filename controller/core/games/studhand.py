@@ -696,19 +696,7 @@ class StudHand(Hand):
             return left + self._wrong_seat(seat, card)
         if self.early:
             self.early.pop(seat, None)  # the remedy: a new card for the street (the early one is out)
-        zones.put(card, f"seat{seat}", getattr(ev, "uid", None))  # `_place_hole`, inlined
-        mine.append(card)
-        rec.hole.setdefault(seat, []).append(card)
-        got.add(seat)
-        street_i = self.street_i
-        self.card_street[card] = street_i
-        game = self.game
-        streets = game.streets
-        street = streets[street_i]
-        if game.street_up.get(street, False):
-            self.face_due[card] = seat
-        if street == streets[-1]:
-            rec.final_dealt = True
+        self._take_street_card(seat, card, f"seat{seat}", getattr(ev, "uid", None), mine)
         # `_street_dealt`, inlined: the count first, the live seats only once enough cards are out.
         if len(got) < len(self.dealt_in) - len(rec.folded) - len(rec.dead):
             return left
@@ -1126,10 +1114,17 @@ class StudHand(Hand):
             return False
         self.t, self.event_street = ev.t, None
         self.used.add(card)
-        self.zones.put(card, ev.zone, ev.uid)  # the zone is `seatN` (the engine's lane zones)
+        self._take_street_card(seat, card, ev.zone, ev.uid, mine)  # the zone is `seatN` (lane zones)
+        return True
+
+    def _take_street_card(self, seat: int, card: str, zone: str, uid: str | None, mine: list[str]) -> None:
+        """A live seat takes this street's card (the street card handler and the fast lane): placed,
+        recorded, owed face up if the street is dealt up; the last street's marks the final deal."""
+        self.zones.put(card, zone, uid)  # `_place_hole`, inlined
         mine.append(card)
+        rec = self.record
         rec.hole.setdefault(seat, []).append(card)
-        got.add(seat)
+        self.street_got.add(seat)
         street_i = self.street_i
         self.card_street[card] = street_i
         game = self.game
@@ -1139,7 +1134,6 @@ class StudHand(Hand):
             self.face_due[card] = seat
         if street == streets[-1]:
             rec.final_dealt = True
-        return True
 
     def regular_chips(self, ev: ChipsEvent) -> bool:
         """The fast lane for chips (`HandBase.regular_chips`): `h_stud_chips_deal`, which finds nothing
