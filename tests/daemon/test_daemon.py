@@ -66,7 +66,11 @@ def test_alerts_state_status_reach_the_broker_in_order(tmp_path: Path, broker: B
         return len(sub.on("/alerts")) >= 60 and any(h["journal"]["events"] == 73 for h in healthy)
 
     asyncio.run(run_until(daemon, [ListSource(events)], done))
-    time.sleep(0.2)
+    # The graceful stop's "offline" comes last; on a loaded machine the subscriber's thread may need
+    # more than a moment to see it (a fixed 0.2 s sleep failed there).
+    deadline = time.monotonic() + 10
+    while sub.on("/status")[-1:] != [b"offline"] and time.monotonic() < deadline:
+        time.sleep(0.05)
     ids = alert_ids(sub.on("/alerts"))
     assert ids == [f"t1-h{h}-{n}" for h in range(1, 13) for n in range(1, 6)]
     assert dedup(ids) == ids  # no broker outage: not even duplicates
