@@ -350,9 +350,12 @@ class BettingRound:
         how = "was called" if total == refused[1] else (
             f"was called at {total}: the table took it as the full wager (seat {raiser} adds "
             f"{total - refused[1]})")
+        # An opening bet that was refused counted as a check (nothing to call), a raise as a call: the
+        # message says what the first alert said.
+        wager, stood = ("bet", "a check") if self.current_bet == 0 else ("raise", "a call")
         findings = [Finding(code="CORRECTION_NOT_FOLLOWED", seat=raiser, message=(
-            f"Seat {raiser}'s refused raise to {refused[1]} {how}; expected: it stands as a call. The raise "
-            f"is taken as played"))]
+            f"Seat {raiser}'s refused {wager} to {refused[1]} {how}; expected: it counts as {stood}. The "
+            f"{wager} is taken as played"))]
         if self._refused_accepted:  # the floor accepted the table as it is: nothing was owed
             findings.clear()
         if total < minimum and total < cap:

@@ -106,3 +106,21 @@ def test_a_seat_that_showed_a_card_may_only_call() -> None:
     feed_ok(r, act(1, "bet", 200))
     out = r.feed(act(2, "raise", 600))
     assert codes(out) == ["RAISE_AFTER_EXPOSED_CARD"] and r.committed[2] == 200 and r.closed
+
+
+def test_a_refused_wager_called_says_what_the_first_alert_said() -> None:
+    """The CORRECTION_NOT_FOLLOWED for a refused wager the table called names it as the first alert did:
+    an opening bet that counted as a check, a raise that counted as a call (stud audit, case 39)."""
+    r = make_round(seats=(1, 2, 3), bb=100)
+    first = r.feed(act(1, "bet", 40))
+    assert codes(first) == ["BET_BELOW_MINIMUM"] and "counts as a check" in first[0].message
+    out = r.feed(act(2, "call", 40))
+    assert codes(out) == ["CORRECTION_NOT_FOLLOWED"]
+    assert "refused bet to 40" in out[0].message and "counts as a check" in out[0].message
+    r = make_round(seats=(1, 2, 3), bb=100)
+    feed_ok(r, act(1, "bet", 200))
+    first = r.feed(act(2, "raise", 250))
+    assert codes(first) == ["BET_BELOW_MINIMUM"] and "counts as a call" in first[0].message
+    out = r.feed(act(3, "call", 250))
+    assert codes(out) == ["CORRECTION_NOT_FOLLOWED"]
+    assert "refused raise to 250" in out[0].message and "counts as a call" in out[0].message
