@@ -459,24 +459,36 @@ class Hand(DealPart, BoardPart):
             self.lost[card] = f"seat{seat}"
         return []
 
-    def h_muck(self, ev: Event, card: str | None) -> list[Finding]:
-        assert card is not None
+    def _to_muck(self, card: str, uid: str | None) -> int | None:
+        """`card` reaches the muck (out of the zone it was in; lost or in flight no more). The seat whose
+        hole card it is; None for any other card, and for the exposed or extra card already out of play."""
         if self.lost:
             self.lost.pop(card, None)
         if self.in_flight:
             self.in_flight.pop(card, None)
-        self.zones.put(card, "muck", getattr(ev, "uid", None))  # takes the card out of the zone it was in
+        self.zones.put(card, "muck", uid)
         owner: int | None = None  # `_owner_of`, inlined: each card of a losing hand reaches the muck
         for seat, cards in self.holes.items():
             if card in cards:
                 owner = seat
                 break
         if owner is None or card == self.exposed_card or card == self.extra_first:
+            return None
+        return owner
+
+    def _mucked_after_betting(self, owner: int, card: str) -> None:
+        """After the betting a live hand's card (its cards are dealt in) mucked unseen is booked so."""
+        rec = self.record
+        if card not in rec.shown.get(owner, ()) and owner not in rec.folded and owner not in rec.dead:
+            rec.mucked_unshown.add(owner)
+
+    def h_muck(self, ev: Event, card: str | None) -> list[Finding]:
+        assert card is not None
+        owner = self._to_muck(card, getattr(ev, "uid", None))
+        if owner is None:
             return []
         if self.phase in (SHOWDOWN, ENDED):
-            rec = self.record
-            if card not in rec.shown.get(owner, ()) and owner not in rec.folded and owner not in rec.dead:
-                rec.mucked_unshown.add(owner)  # a live hand (its cards are dealt in) mucked unseen
+            self._mucked_after_betting(owner, card)
             return self.showdown.on_card(ev, card) if self.showdown is not None else []
         rec = self.record
         if owner in rec.folded or owner in rec.dead:

@@ -1149,21 +1149,10 @@ class StudHand(Hand):
     def _muck_after(self, ev: CardSeen | CardGone | Exposed, card: str) -> None:
         """`h_muck`'s path once the betting is over (it finds nothing there): the card to the muck, its
         owner's hand, unless shown, mucked unseen, for the record and the showdown."""
-        if self.lost:
-            self.lost.pop(card, None)
-        if self.in_flight:
-            self.in_flight.pop(card, None)
-        self.zones.put(card, "muck", ev.uid)
-        owner: int | None = None
-        for seat, cards in self.holes.items():
-            if card in cards:
-                owner = seat
-                break
-        if owner is None or card == self.exposed_card or card == self.extra_first:
+        owner = self._to_muck(card, ev.uid)
+        if owner is None:
             return
-        rec = self.record
-        if card not in rec.shown.get(owner, ()) and owner not in rec.folded and owner not in rec.dead:
-            rec.mucked_unshown.add(owner)
+        self._mucked_after_betting(owner, card)
         if self.showdown is not None:
             self.showdown.mucked_card(card)  # `on_card` for a card reaching the muck
 
