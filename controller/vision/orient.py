@@ -114,13 +114,15 @@ def _hists(cards: np.ndarray, ref: np.ndarray, vis: np.ndarray, n: np.ndarray) -
     clipped to 0–3 (as face_stats), counted by thresholds instead of divisions."""
     k = len(cards)
     # face_stats bins colour / ref × 4 / 1.1 in float32; the bin of each grey level, per card, is that
-    # same arithmetic on 0..255, and bin i starts at the first level it reaches i (≤ 211: uint8 will do).
+    # same arithmetic on 0..255.
     levels = (np.arange(256, dtype=np.float32)[None, :] / ref[:, None]) * 4 / 1.1
     lut = np.clip(levels.astype(int), 0, 3)
-    steps = np.stack([(lut >= i).argmax(axis=1) for i in (1, 2, 3)], axis=1).astype(np.uint8)
-    bins = np.zeros(cards.shape, np.uint8)
-    for s in range(3):
-        bins += cards >= steps[:, s, None, None, None]
+    # Each grey level's bin per card is a table look-up (one cv2.LUT per card for its three channels),
+    # the bin of a pixel per channel, combined as 16 b + 4 g + r.
+    bins = np.empty(cards.shape, np.uint8)
+    tables = lut.astype(np.uint8)
+    for i in range(k):
+        cv2.LUT(cards[i], tables[i], dst=bins[i])
     code = bins[..., 0] * np.uint8(16) + bins[..., 1] * np.uint8(4) + bins[..., 2]
     counts = np.bincount(code[vis > 0].astype(np.intp) + np.repeat(np.arange(k) * 64, n.astype(np.intp)),
                          minlength=k * 64).reshape(k, 64).astype(np.float32)

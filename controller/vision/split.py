@@ -32,7 +32,6 @@ from controller.vision.detect import (
     _Blob,
     _EdgeProbe,
     drop_swap_search,
-    quantile,
 )
 
 SCALES = _EdgeProbe.SCALES  # far-side sizes tried (perspective): 0.76–1.32, as detect._split
@@ -137,7 +136,14 @@ def _white(minch: np.ndarray, blob: _Blob, scale: float) -> float:
     x0, y0 = (max(int(v / scale), 0) for v in blob.origin)
     bh, bw = blob.filled.shape
     x1, y1 = min(int((blob.origin[0] + bw) / scale) + 1, w), min(int((blob.origin[1] + bh) / scale) + 1, h)
-    return max(quantile(minch[y0:y1, x0:x1], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
+    return max(quantile_u8(minch[y0:y1, x0:x1], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
+
+
+def quantile_u8(a: np.ndarray, q: float) -> float:
+    """`glyphs.quantile` (the same order statistic) of a uint8 array, from its 256-bin histogram."""
+    n = a.size
+    k = min(n - 1, max(0, round(q * (n - 1))))
+    return float(np.searchsorted(np.bincount(a.ravel(), minlength=256).cumsum(), k, side="right"))
 
 
 def _corners(blobs: list[_Blob], short: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -174,3 +174,32 @@ def test_row_order_statistic_equals_partition() -> None:
         flat[0] = 7
         for q in (0, n // 2, round(0.95 * (n - 1)), n - 1):
             assert np.array_equal(orient.row_order_stat(flat, q), np.partition(flat, q, axis=1)[:, q])
+
+
+def test_histogram_bins_by_table_equal_the_bins_by_thresholds() -> None:
+    rng = np.random.default_rng(12)
+    k = 9
+    cards = rng.integers(0, 256, (k, orient._H, orient._W, 3), dtype=np.uint8)
+    vis = (rng.random((k, orient._H, orient._W)) < 0.8).astype(np.uint8)
+    n = vis.sum(axis=(1, 2)).astype(np.float32)
+    ref = np.array([20, 21, 64, 100, 140, 200, 211, 250, 255], np.float32)
+    lut = np.clip(((np.arange(256, dtype=np.float32)[None, :] / ref[:, None]) * 4 / 1.1).astype(int), 0, 3)
+    steps = np.stack([(lut >= i).argmax(axis=1) for i in (1, 2, 3)], axis=1).astype(np.uint8)
+    bins = np.zeros(cards.shape, np.uint8)
+    for s in range(3):
+        bins += cards >= steps[:, s, None, None, None]
+    code = bins[..., 0] * np.uint8(16) + bins[..., 1] * np.uint8(4) + bins[..., 2]
+    counts = np.bincount(code[vis > 0].astype(np.intp) + np.repeat(np.arange(k) * 64, n.astype(np.intp)),
+                         minlength=k * 64).reshape(k, 64).astype(np.float32)
+    assert np.array_equal(orient._hists(cards, ref, vis, n), counts / np.maximum(n, 1)[:, None])
+
+
+def test_quantile_of_uint8_from_the_histogram_equals_glyphs_quantile() -> None:
+    from controller.vision.glyphs import quantile
+
+    rng = np.random.default_rng(13)
+    for shape in ((1, 1), (7, 5), (120, 90)):
+        a = rng.integers(0, 256, shape, dtype=np.uint8)
+        for q in (0.0, 0.5, 0.9, 0.95, 1.0):
+            assert split.quantile_u8(a[:, 1:] if shape[1] > 1 else a, q) == quantile(
+                a[:, 1:] if shape[1] > 1 else a, q)
