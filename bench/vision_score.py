@@ -141,16 +141,28 @@ def score_real(folder: Path, truth_csv: Path) -> dict[str, Tally]:
     return out
 
 
-def read_times(folder: Path, truth_csv: Path) -> dict[str, list[float]]:
+def read_times(folder: Path, truth_csv: Path, peer: str | None = None) -> dict[str, list[float]]:
     """Process CPU seconds (one thread: pin it, and OpenCV is held to one) per face-up card found in the
-    photos, uncached: the whole reader and, where the reader has one, its CNN alone."""
+    photos, uncached: the whole reader and, where the reader has one, its CNN alone; with `peer` (a
+    commit), that commit's reader too (loaded from git as bench/vision_stages.py does), timed on the same
+    card in turn with today's, so both see the same load. Every peer code must equal today's."""
     from controller.vision import index
 
     index.load_model()
-    readers = {"reader": index.read_code}
+    readers: dict[str, Callable[[np.ndarray, np.ndarray], str | None]] = {"reader": index.read_code}
     if hasattr(index, "read_cnn"):
         readers["cnn alone"] = index.read_cnn
+    if peer is not None:
+        from bench.vision_stages import load_peer
+
+        pi = load_peer(peer)["index"]
+        pi.load_model()
+        pi.HOG_FALLBACK, pi.SEARCH = index.HOG_FALLBACK, index.SEARCH
+        readers["peer reader"] = pi.read_code
+        if hasattr(pi, "read_cnn"):
+            readers["peer cnn alone"] = pi.read_cnn
     times: dict[str, list[float]] = {k: [] for k in readers}
+    codes: dict[str, list[str | None]] = {k: [] for k in readers}
     for row in csv.DictReader(truth_csv.open(newline="")):
         img = cv2.imread(str(folder / row["image"]), cv2.IMREAD_COLOR)
         READS.clear()
@@ -158,8 +170,13 @@ def read_times(folder: Path, truth_csv: Path) -> dict[str, list[float]]:
             if card.face_up:
                 for name, fn in readers.items():
                     t0 = time.process_time()
-                    fn(img, card.polygon)
+                    code = fn(img, card.polygon)
                     times[name].append(time.process_time() - t0)
+                    codes[name].append(code)
+    for name in readers:
+        if name.startswith("peer "):
+            same = sum(a == b for a, b in zip(codes[name], codes[name[5:]], strict=True))
+            print(f"{name[5:]}: the same code as the peer's on {same} of {len(codes[name])} cards")
     return times
 
 
@@ -411,7 +428,8 @@ def main() -> None:
     ap.add_argument("--tables", default="felt,wood", help="tables of the per-card frames (felt, wood)")
     ap.add_argument("--failures", action="store_true", help="list every per-card miss and error")
     ap.add_argument("--peer", help="per-card: also score and time this commit's single-frame detector "
-                                   "(loaded from git as bench/vision_stages.py does) on the same frames")
+                                   "(loaded from git as bench/vision_stages.py does) on the same frames; "
+                                   "with --read-times, time this commit's reader on the same cards")
     ap.add_argument("--json", action="store_true", help="print the rates as one JSON line instead")
     ap.add_argument("--read-times", action="store_true", help="time the corner reader per face-up card")
     ap.add_argument("--no-hog-fallback", action="store_true",
@@ -435,7 +453,8 @@ def main() -> None:
         if not args.json:
             _print(sorted(tallies.items(), key=lambda kv: (kv[0] != "all", kv[0])), args.worst)
         if args.read_times:
-            for name, got in read_times(args.real, args.truth or args.real / "truth.csv").items():
+            for name, got in read_times(args.real, args.truth or args.real / "truth.csv",
+                                        args.peer).items():
                 ms = np.array(got) * 1000
                 print(f"read per face-up card ({name}, CPU): median {np.median(ms):.2f} ms, "
                       f"p95 {np.percentile(ms, 95):.2f} ms, max {ms.max():.2f} ms ({len(ms)} cards)")

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # CPU time of this process (one thread: OpenCV and BLAS are held to one): on a machine shared with other
 # jobs, wall time counts their turns on the core too. --wall measures wall time instead.
 CLOCK = time.process_time
-PEER_MODULES = ("detect", "single", "index", "glyphs", "split", "orient")
+PEER_MODULES = ("detect", "single", "index", "hog", "glyphs", "split", "orient")
 Timer = dict[str, float]
 Rendered = tuple[Frame, d.VisionModel, d.VisionModel]  # frame, felt-model calibration, with a reference
 
@@ -64,6 +64,8 @@ def load_peer(commit: str) -> dict[str, ModuleType]:
         src = got.stdout
         for other in PEER_MODULES:
             src = src.replace(f"controller.vision.{other} ", f"peer_vision.{other} ")
+            src = src.replace(f"from controller.vision import {other}\n",
+                              f"from peer_vision import {other}\n")
         (pkg / f"{name}.py").write_text(src)
         names.append(name)
     # The trained index model and other data files of that commit sit beside its modules, as at home.

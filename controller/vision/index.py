@@ -52,7 +52,45 @@ def corner_crop(frame: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
 def normalise(crops: np.ndarray) -> np.ndarray:
     """N×H×W×3 uint8 → N×3×H×W float: each channel less its median (the paper: a cast of the room's light
     cancels, a dark deck and a white one both put paper at 0), divided by one scale for all channels (the
-    print's strength), so red and black print stay apart by the differences between channels."""
+    print's strength: the 98th percentile of |pixel - median| over the crop), so red and black print stay
+    apart by the differences between channels.
+
+    Computed from each channel's 256-bin histogram (crops are uint8): the median and the percentile are
+    exact order statistics of the histograms, and every output value is a look-up in a per-channel table
+    made with the same float32 arithmetic as (x - median) / scale, so the result equals the plain
+    computation (normalise_reference) bit for bit at a tenth of its cost (no sorts, one pass)."""
+    n, h, w, c = crops.shape
+    if n == 0:
+        return np.zeros((0, c, h, w), np.float32)
+    hw = h * w
+    chw = np.ascontiguousarray(crops.transpose(0, 3, 1, 2))  # N×3×H×W uint8
+    # One histogram per crop and channel: each pixel's value offset by 256 × (crop, channel).
+    base = (np.arange(n * c, dtype=np.uint16) * 256).reshape(n, c, 1, 1)
+    hist = np.bincount((chw + base).ravel(), minlength=n * c * 256).reshape(n, c, 256)
+    cum = hist.cumsum(axis=2)
+    # np.median of an even count is the mean of the middle two order statistics (0-based hw//2 - 1 and
+    # hw//2; of an odd count both are the middle one); the v-th = the first value whose count exceeds v.
+    lo = (cum <= (hw - 1) // 2).sum(axis=2)
+    hi = (cum <= hw // 2).sum(axis=2)
+    med = (lo + hi).astype(np.float32) / np.float32(2)  # N×3, exact: halves of small integers
+    # |x - med| doubled is an integer 0..510: its k-th order statistic over all channels of a crop from
+    # the channels' histograms, each value's count put at its distance from the channel's median.
+    vals = np.arange(256, dtype=np.float32)
+    dev2 = np.abs(2 * vals[None, None, :] - 2 * med[:, :, None]).astype(np.intp)
+    dev2 += (np.arange(n, dtype=np.intp) * 511)[:, None, None]
+    dev_hist = np.bincount(dev2.ravel(), weights=hist.ravel(), minlength=n * 511).reshape(n, 511)
+    k = int(0.98 * (hw * c - 1))
+    scale = (np.cumsum(dev_hist, axis=1) <= k).sum(axis=1).astype(np.float32) / np.float32(2)
+    lut = (vals[None, None, :] - med[:, :, None]) / np.maximum(scale, 16.0)[:, None, None]  # N×3×256
+    out = np.empty((n, c, h, w), np.float32)
+    for i in range(n):
+        for j in range(c):
+            cv2.LUT(chw[i, j], lut[i, j], dst=out[i, j])
+    return out
+
+
+def normalise_reference(crops: np.ndarray) -> np.ndarray:
+    """normalise written plainly (sorts over the pixels): kept to prove the fast one equal (tests)."""
     x = crops.astype(np.float32)
     n = len(x)
     med = np.median(x.reshape(n, -1, 3), axis=1)
@@ -222,15 +260,19 @@ def _read_corners(frame: np.ndarray, quad: np.ndarray, model: IndexNet
     frames = corner_frames(quad)
     if not frames:
         return None, False
-    rank, suit = model.probs(np.stack([frame_crop(frame, *f) for f in frames]))
-    best: tuple[float, str] | None = None
-    for r, s in zip(rank, suit, strict=True):
-        if int(np.argmax(r)) == NONE:
-            continue
-        conf = float(r[:NONE].max() * s.max())
-        if best is None or conf > best[0]:
-            best = (conf, RANKS[int(np.argmax(r[:NONE]))] + SUITS[int(np.argmax(s))])
+    best = best_frame(*model.probs(np.stack([frame_crop(frame, *f) for f in frames])))
     return best, best is not None
+
+
+def best_frame(rank: np.ndarray, suit: np.ndarray) -> tuple[float, str] | None:
+    """(confidence, code) of the first of the most confident frames whose best rank class is an index
+    (rank × suit probability), or None when no frame shows one."""
+    shows = np.argmax(rank, axis=1) != NONE
+    if not shows.any():
+        return None
+    conf = np.where(shows, rank[:, :NONE].max(axis=1) * suit.max(axis=1), -np.inf)
+    i = int(np.argmax(conf))  # the first maximum, as a loop keeping the first
+    return float(conf[i]), RANKS[int(np.argmax(rank[i, :NONE]))] + SUITS[int(np.argmax(suit[i]))]
 
 
 def _read_pairs(frame: np.ndarray, quad: np.ndarray, model: IndexNet,

@@ -31,9 +31,7 @@ from controller.vision.detect import (
     _as_single,
     _Blob,
     _EdgeProbe,
-    _greedy_outline,
     drop_swap_search,
-    quantile,
 )
 
 SCALES = _EdgeProbe.SCALES  # far-side sizes tried (perspective): 0.76–1.32, as detect._split
@@ -138,7 +136,14 @@ def _white(minch: np.ndarray, blob: _Blob, scale: float) -> float:
     x0, y0 = (max(int(v / scale), 0) for v in blob.origin)
     bh, bw = blob.filled.shape
     x1, y1 = min(int((blob.origin[0] + bw) / scale) + 1, w), min(int((blob.origin[1] + bh) / scale) + 1, h)
-    return max(quantile(minch[y0:y1, x0:x1], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
+    return max(quantile_u8(minch[y0:y1, x0:x1], 0.95), 20.0) if x1 > x0 and y1 > y0 else 255.0
+
+
+def quantile_u8(a: np.ndarray, q: float) -> float:
+    """`glyphs.quantile` (the same order statistic) of a uint8 array, from its 256-bin histogram."""
+    n = a.size
+    k = min(n - 1, max(0, round(q * (n - 1))))
+    return float(np.searchsorted(np.bincount(a.ravel(), minlength=256).cumsum(), k, side="right"))
 
 
 def _corners(blobs: list[_Blob], short: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -357,8 +362,9 @@ class _Groups:
 
     quads: np.ndarray  # B×H×4×2 work pixels
     valid: np.ndarray  # B×H
-    masks: np.ndarray  # B×H×P float32: each proposal drawn on its cluster's box (whole pixels)
-    target: np.ndarray  # B×P float32: the cluster
+    masks: np.ndarray  # B×H×U float32: whether each proposal covers the pixels of kind u (_masks)
+    target: np.ndarray  # B×U float32: whether the cluster does
+    weight: np.ndarray  # B×U float32: how many pixels of the cluster's box are of kind u (0: padding)
     explains: np.ndarray  # B×H×N float32: outline points within tol of the proposal's outline
     n_out: np.ndarray  # B: outline points
     inner: np.ndarray  # B×H: share of side points inside the cluster that show a card edge
@@ -378,17 +384,18 @@ class _Groups:
         quads[hb, rank] = arr
         valid = np.zeros((nb, hmax), bool)
         valid[hb, rank] = True
-        masks, target = _masks(blobs, quads, valid)
+        masks, target, weight = _masks(blobs, quads, valid)
         pts = _padded([b.contour[::2] for b in blobs])
         n_out = np.array([len(b.contour[::2]) for b in blobs], np.float32)
         explains = _explained(pts[..., 0], pts[..., 1], quads, tol).astype(np.float32)
         px, py, ix, iy = _sides(quads)
         edge = probe.edges(px, py, ix, iy, ref[:, None, None, None])
-        inner = _inner(edge, px, py, pts, tol) * (valid / (4 * len(T)))
+        inner = _inner(edge, px, py, pts, [len(b.contour[::2]) for b in blobs], tol) * (valid / (4 * len(T)))
         gx, gy = _grid_points(quads, _IGRID)  # B×H×Q
         k = 1.0 / probe.scale
         paper = (probe.sample(gx * k, gy * k) > 0.72 * ref[:, None, None]).astype(np.float32)
-        return cls(quads=quads, valid=valid, masks=masks, target=target, explains=explains, n_out=n_out,
+        return cls(quads=quads, valid=valid, masks=masks, target=target, weight=weight, explains=explains,
+                   n_out=n_out,
                    inner=inner.astype(np.float32), paper=paper * valid[..., None],
                    inside=_inside_matrix(quads, gx, gy))
 
@@ -426,9 +433,13 @@ class _Groups:
             top = -1.0
             n = int(self.valid[b].sum())
             pair = table.best_pair() if n <= PAIR_SEARCH_MAX else []
+            done: dict[tuple[int, ...], tuple[list[int], float]] = {}
             for start in (self._outline_pick(b, short), g, pair):
-                got, score = (table.local_search(start) if len(start) <= 2
-                              else self._local_search(b, start, table))
+                key = tuple(start)
+                if key not in done:  # the search is deterministic: two equal starts end alike
+                    done[key] = (table.local_search(start) if len(start) <= 2
+                                 else self._local_search(b, start, table))
+                got, score = done[key]
                 if score > top:
                     best, top = got, score
             out.append(best)
@@ -463,9 +474,10 @@ class _Groups:
         return drop_swap_search(chosen, score, with_each)
 
     def _singles(self) -> np.ndarray:
-        m, t = self.masks, self.target[:, None, :]
-        inter = (m * t).sum(axis=2)
-        union = self.target.sum(axis=1)[:, None] + (m * (1 - t)).sum(axis=2)
+        # Pixel counts: every product is a whole number below 2^24, so float32 sums are exact in any order.
+        m, tw, ow = self.masks, self._in_target()[:, None, :], self._off_target()[:, None, :]
+        inter = (m * tw).sum(axis=2)
+        union = tw.sum(axis=2) + (m * ow).sum(axis=2)
         expl = self.explains.sum(axis=2) / self.n_out[:, None]
         q = self.paper.shape[2]
         imp = _impure(np.full(self.valid.shape, q, np.float32), self.paper.sum(axis=2))
@@ -476,12 +488,12 @@ class _Groups:
     def _pairs(self) -> np.ndarray:
         """Score of every pair {i, j} of each cluster (B×H×H, −inf on the diagonal and padding), by
         inclusion–exclusion from products of the proposals' masks."""
-        m, t = self.masks, self.target[:, None, :]
-        mt, mo = m * t, m * (1 - t)
+        m = self.masks
+        mt, mo = m * self._in_target()[:, None, :], m * self._off_target()[:, None, :]  # pixel counts
         mT = m.transpose(0, 2, 1)
         a, b = mt.sum(axis=2), mo.sum(axis=2)
         inter = a[:, :, None] + a[:, None, :] - mt @ mT
-        union = self.target.sum(axis=1)[:, None, None] + b[:, :, None] + b[:, None, :] - mo @ mT
+        union = self._in_target().sum(axis=1)[:, None, None] + b[:, :, None] + b[:, None, :] - mo @ mT
         f = self.explains
         e = f.sum(axis=2)
         expl = (e[:, :, None] + e[:, None, :] - f @ f.transpose(0, 2, 1)) / self.n_out[:, None, None]
@@ -496,6 +508,14 @@ class _Groups:
         ok = self.valid[:, :, None] & self.valid[:, None, :] & ~np.eye(self.valid.shape[1], dtype=bool)
         return np.where(ok, s, -np.inf)
 
+    def _in_target(self) -> np.ndarray:
+        """B×U: pixels of each kind inside the cluster."""
+        return np.asarray(self.target * self.weight)
+
+    def _off_target(self) -> np.ndarray:
+        """B×U: pixels of each kind outside the cluster (in its box)."""
+        return np.asarray((1 - self.target) * self.weight)
+
     def scores(self, sel: np.ndarray, b: int | None = None) -> np.ndarray:
         """Score of each set (rows of `sel`, B×S×H 0/1; or S×H of cluster `b`)."""
         if b is not None:
@@ -503,10 +523,11 @@ class _Groups:
         return self._scores(sel, slice(None))
 
     def _scores(self, sel: np.ndarray, bs: slice) -> np.ndarray:
-        m, t, f = self.masks[bs], self.target[bs][:, None, :], self.explains[bs]
+        m, t, w = self.masks[bs], self.target[bs][:, None, :], self.weight[bs][:, None, :]
+        f = self.explains[bs]
         union = (sel @ m) > 0
-        inter = (union * t).sum(axis=2)
-        uni = np.maximum(union, t).sum(axis=2)
+        inter = (union * (t * w)).sum(axis=2)
+        uni = (np.maximum(union, t) * w).sum(axis=2)
         expl = ((sel @ f) > 0).sum(axis=2) / self.n_out[bs][:, None]
         nb, ns, h = sel.shape
         q = self.paper.shape[2]
@@ -525,18 +546,54 @@ class _Groups:
     def _outline_pick(self, b: int, short: float) -> list[int]:
         """`detect._greedy_outline` on one cluster (padding explains nothing, so it is never picked)."""
         explains = self.explains[b, :, :int(self.n_out[b])] > 0
-        return _greedy_outline(explains, self.quads[b].mean(axis=1), short)
+        return greedy_outline(explains, self.quads[b].mean(axis=1), short)
 
 
-def _inner(edge: np.ndarray, px: np.ndarray, py: np.ndarray, pts: np.ndarray, tol: float) -> np.ndarray:
+def greedy_outline(explains: np.ndarray, centres: np.ndarray, short: float) -> list[int]:
+    """`detect._greedy_outline` with each proposal's explained outline points as one Python integer (a
+    bit per point): the same picks (counts, the first best gain, the same float comparisons) without a
+    dozen small array operations per step. Pick proposals by the outline they explain that is not
+    explained yet; a proposal whose centre lies near a picked one's is a duplicate."""
+    h, n = explains.shape
+    if n == 0 or h == 0:
+        return []
+    packed = np.packbits(explains, axis=1, bitorder="little")
+    rows = [int.from_bytes(r.tobytes(), "little") for r in packed]
+    cx, cy = centres[:, 0], centres[:, 1]
+    apart = (np.hypot(cx[None, :] - cx[:, None], cy[None, :] - cy[:, None]) >= 0.3 * short).tolist()
+    unexplained = (1 << n) - 1
+    open_ = [True] * h
+    chosen: list[int] = []
+    bar = 0.1 * n / 2
+    while unexplained.bit_count() / n > 0.04 and any(open_):
+        gains = [(r & unexplained).bit_count() if o else -1 for r, o in zip(rows, open_, strict=True)]
+        best = max(range(h), key=gains.__getitem__)
+        if gains[best] < bar:
+            break
+        chosen.append(best)
+        unexplained &= ~rows[best]
+        open_ = [o and a for o, a in zip(open_, apart[best], strict=True)]
+    return chosen
+
+
+def _inner(edge: np.ndarray, px: np.ndarray, py: np.ndarray, pts: np.ndarray, n_pts: list[int],
+           tol: float) -> np.ndarray:
     """B×H: how many side points of each proposal show a card edge and lie farther than 2 tol from every
     outline point of its cluster (pts: B×N×2), i.e. inside the cluster, as `_EdgeProbe.inner_edges`.
     Distances are taken only for the side points that show an edge (a small share of all)."""
     nb, h = edge.shape[:2]
-    bi, hi, si, ti = np.nonzero(edge)
+    bi, hi, si, ti = np.nonzero(edge)  # in cluster order
     ex, ey = px[bi, hi, si, ti], py[bi, hi, si, ti]
-    dx, dy = pts[bi, :, 0] - ex[:, None], pts[bi, :, 1] - ey[:, None]
-    far = (dx * dx + dy * dy).min(axis=1, initial=np.inf) > (2 * tol) ** 2
+    far = np.empty(len(bi), bool)
+    ends = np.searchsorted(bi, np.arange(nb + 1))
+    for b in range(nb):
+        a, z = int(ends[b]), int(ends[b + 1])
+        if a == z:
+            continue
+        # Each cluster's own outline points only (the padding's far points are never the nearest).
+        own = pts[b, :n_pts[b]]
+        dx, dy = own[:, 0] - ex[a:z, None], own[:, 1] - ey[a:z, None]
+        far[a:z] = (dx * dx + dy * dy).min(axis=1, initial=np.inf) > (2 * tol) ** 2
     return np.bincount(bi * h + hi, far, minlength=nb * h).reshape(nb, h).astype(np.float32)
 
 
@@ -573,8 +630,25 @@ class _Table:
         return best
 
     def local_search(self, chosen: list[int]) -> tuple[list[int], float]:
-        """`_SetScore.local_search` on a set of at most two cards (it never grows)."""
-        return drop_swap_search(chosen, self.score, lambda rest: np.array(self.with_each(rest)))
+        """`_SetScore.local_search` on a set of at most two cards (it never grows): `drop_swap_search` on
+        Python lists (the first best swap as np.argmax picks it; no scores are NaN), the same steps."""
+        current = self.score(chosen)
+        for _ in range(4):
+            improved = False
+            for k in range(len(chosen) - 1, -1, -1):
+                trial = chosen[:k] + chosen[k + 1:]
+                sc = self.score(trial)
+                if trial and sc > current + 1e-6:
+                    chosen, current, improved = trial, sc, True
+            for k in range(len(chosen)):
+                rest = chosen[:k] + chosen[k + 1:]
+                row = self.with_each(rest)
+                i = max(range(len(row)), key=row.__getitem__)
+                if row[i] > current + 1e-6:
+                    chosen, current, improved = [*rest, i], row[i], True
+            if not improved:
+                break
+        return chosen, current
 
 
 def _rows(sets: list[list[int]], h: int) -> np.ndarray:
@@ -591,23 +665,66 @@ def _impure(count: np.ndarray, papers: np.ndarray) -> np.ndarray:
     return np.where(count < 8, 0.0, v).astype(np.float32)
 
 
-def _masks(blobs: list[_Blob], quads: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _masks(blobs: list[_Blob], quads: np.ndarray, valid: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each proposal filled on its cluster's box, clipped by it as `_SetScore` draws it (whole pixels; a
-    polygon clipped by OpenCV rasterises a little differently from one drawn whole), B×H×P, and the
-    clusters, B×P, padded to the largest box."""
+    polygon clipped by OpenCV rasterises a little differently from one drawn whole), and the cluster —
+    with the box's pixels grouped by kind: which proposals cover a pixel and whether the cluster does.
+
+    Every score of a set of proposals sums over pixels something that depends only on a pixel's kind, so
+    a kind counts as many times as it has pixels: the sums are the same whole numbers as over the pixels
+    (exact in float32), over a few dozen kinds instead of thousands of pixels. Returns masks B×H×U and
+    target B×U (0/1) and weight B×U (pixels of each kind, 0 for padding); kinds no proposal and not the
+    cluster cover add nothing to any score and are left out."""
+    nb, hmax = valid.shape
+    if hmax + 1 > 31:  # too many proposals for a 31-bit kind: one kind per pixel (the plain sums)
+        return _pixel_masks(blobs, quads, valid)
+    kinds: list[np.ndarray] = []
+    counts: list[np.ndarray] = []
+    for b, blob in enumerate(blobs):
+        bh, bw = blob.filled.shape
+        rel = np.round(quads[b] - np.float32(blob.origin)).astype(np.int32)
+        # Proposal h drawn with the value 2^h on its own plane, the cluster as 2^H: a pixel's kind is the
+        # sum of the planes (bit h set = proposal h covers it).
+        canvas = np.zeros((hmax + 1, bh, bw), np.int32)
+        for h in np.flatnonzero(valid[b]).tolist():
+            cv2.fillPoly(canvas[h], [rel[h]], 1 << h)
+        canvas[hmax] = blob.filled.astype(np.int32) << hmax
+        kind, count = np.unique(canvas.sum(axis=0, dtype=np.int32), return_counts=True)
+        keep = kind != 0
+        kinds.append(kind[keep])
+        counts.append(count[keep])
+    u = max(1, max(len(k) for k in kinds))
+    masks = np.zeros((nb, hmax, u), np.float32)
+    target = np.zeros((nb, u), np.float32)
+    weight = np.zeros((nb, u), np.float32)
+    bits = np.arange(hmax + 1, dtype=np.int32)
+    for b, (kind, count) in enumerate(zip(kinds, counts, strict=True)):
+        on = ((kind[None, :] >> bits[:, None]) & 1).astype(np.float32)  # (H+1)×U_b
+        masks[b, :, :len(kind)] = on[:hmax]
+        target[b, :len(kind)] = on[hmax]
+        weight[b, :len(kind)] = count
+    return masks, target, weight
+
+
+def _pixel_masks(blobs: list[_Blob], quads: np.ndarray, valid: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_masks` with one kind per pixel of the largest box (B×H×P, B×P, weight 1 inside each box)."""
     nb, hmax = valid.shape
     th, tw = max(b.filled.shape[0] for b in blobs), max(b.filled.shape[1] for b in blobs)
     masks = np.zeros((nb, hmax, th, tw), np.float32)
     target = np.zeros((nb, th, tw), np.float32)
+    weight = np.zeros((nb, th, tw), np.float32)
     for b, blob in enumerate(blobs):
         bh, bw = blob.filled.shape
         target[b, :bh, :bw] = blob.filled
+        weight[b, :bh, :bw] = 1.0
         rel = np.round(quads[b] - np.float32(blob.origin)).astype(np.int32)
         canvas = np.zeros((hmax, bh, bw), np.uint8)
         for h in np.flatnonzero(valid[b]).tolist():
             cv2.fillPoly(canvas[h], [rel[h]], 1)
         masks[b, :, :bh, :bw] = canvas
-    return masks.reshape(nb, hmax, -1), target.reshape(nb, -1)
+    return masks.reshape(nb, hmax, -1), target.reshape(nb, -1), weight.reshape(nb, -1)
 
 
 def _explained(x: np.ndarray, y: np.ndarray, quads: np.ndarray, tol: float) -> np.ndarray:

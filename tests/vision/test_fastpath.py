@@ -74,6 +74,31 @@ def test_pair_scores_in_closed_form_equal_the_scores_of_each_pair(hand: np.ndarr
     assert checked >= 20
 
 
+def test_scores_over_pixel_kinds_equal_the_scores_over_pixels(hand: np.ndarray,
+                                                              green_model: d.VisionModel) -> None:
+    """Masks grouped by pixel kind (with counts) score every single, pair and set bit for bit as the masks
+    of every pixel (the sums are whole numbers)."""
+    from dataclasses import replace
+
+    sc = d._scene(hand, green_model)
+    blobs = [b for b in sc.blobs if d._as_single(b, sc.long) is None]
+    short = sc.long / d.CARD_ASPECT
+    probe = split._Probe(minch=sc.minch(), scale=sc.scale, mm=short / sc.scale / 63.0)
+    ref = np.array([split._white(sc.minch(), b, sc.scale) for b in blobs], np.float32)
+    arr, hb = split._proposals(*split._corners(blobs, short), probe, ref, short, sc.long)
+    keep = split._inside(arr, split._labels(blobs, sc.mask.shape), hb)
+    g = split._Groups.make(blobs, arr[keep], hb[keep], probe, ref, max(1.5, 0.06 * short), short, sc.mask)
+    masks, target, weight = split._pixel_masks(blobs, g.quads, g.valid)
+    plain = replace(g, masks=masks, target=target, weight=weight)
+    assert g.masks.shape[2] * 10 < masks.shape[2]  # far fewer kinds than pixels
+    assert np.array_equal(g._singles(), plain._singles())
+    assert np.array_equal(g._pairs(), plain._pairs())
+    rng = np.random.default_rng(3)
+    sel = (rng.random((len(blobs), 40, g.valid.shape[1])) < 0.4).astype(np.float32)
+    assert np.array_equal(g.scores(sel), plain.scores(sel))
+    assert g.choose(short) == plain.choose(short)
+
+
 def test_corner_cutting_and_portrait_order_equal_detect() -> None:
     rng = np.random.default_rng(1)
     for _ in range(200):
@@ -95,3 +120,86 @@ def test_zones_from_the_label_image_equal_zone_of() -> None:
     assert got == [d._zone_of(q, zones) for q in quads]
     assert {"a", "b", None} <= set(got)
 
+
+
+def test_greedy_outline_on_bit_sets_equals_detect() -> None:
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        h, n = int(rng.integers(1, 12)), int(rng.integers(1, 150))
+        explains = rng.random((h, n)) < rng.uniform(0.05, 0.6)
+        centres = rng.uniform(0, 60, (h, 2)).astype(np.float32)
+        if h > 2 and rng.random() < 0.3:
+            explains[1] = explains[0]  # equal gains: the first is picked
+        short = float(rng.uniform(5, 40))
+        assert split.greedy_outline(explains, centres, short) == d._greedy_outline(explains, centres, short)
+
+
+def test_table_search_on_lists_equals_drop_swap_search() -> None:
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        h = int(rng.integers(1, 9))
+        singles = rng.normal(0.3, 0.3, h).astype(np.float32)
+        pairs = rng.normal(0.4, 0.3, (h, h)).astype(np.float32)
+        pairs = np.where(np.eye(h, dtype=bool), -np.inf, (pairs + pairs.T) / 2).astype(np.float32)
+        if rng.random() < 0.3:
+            singles[:] = singles[0]  # ties
+        table = split._Table(singles.tolist(), pairs.tolist())
+        for start in ([], [int(rng.integers(h))], [0, h - 1] if h > 1 else [0]):
+            ref = d.drop_swap_search(list(start), table.score,
+                                     lambda rest, t=table: np.array(t.with_each(rest)))
+            assert table.local_search(list(start)) == ref
+
+
+def test_inner_edges_per_cluster_equal_the_padded_computation() -> None:
+    rng = np.random.default_rng(10)
+    nb, h, t = 4, 5, 12
+    counts = [30, 0, 80, 55]
+    pts = np.full((nb, max(counts), 2), split.FAR, np.float32)
+    for b, c in enumerate(counts):
+        pts[b, :c] = rng.uniform(0, 100, (c, 2))
+    px, py = (rng.uniform(0, 100, (nb, h, 4, t)).astype(np.float32) for _ in range(2))
+    edge = rng.random((nb, h, 4, t)) < 0.3
+    bi, hi, si, ti = np.nonzero(edge)
+    ex, ey = px[bi, hi, si, ti], py[bi, hi, si, ti]
+    dx, dy = pts[bi, :, 0] - ex[:, None], pts[bi, :, 1] - ey[:, None]
+    far = (dx * dx + dy * dy).min(axis=1, initial=np.inf) > (2 * 4.0) ** 2
+    ref = np.bincount(bi * h + hi, far, minlength=nb * h).reshape(nb, h).astype(np.float32)
+    assert np.array_equal(split._inner(edge, px, py, pts, counts, 4.0), ref)
+
+
+def test_row_order_statistic_equals_partition() -> None:
+    rng = np.random.default_rng(11)
+    for k, n in ((1, 10), (20, 3500), (300, 40)):
+        flat = rng.integers(0, 256, (k, n), dtype=np.uint8)
+        flat[0] = 7
+        for q in (0, n // 2, round(0.95 * (n - 1)), n - 1):
+            assert np.array_equal(orient.row_order_stat(flat, q), np.partition(flat, q, axis=1)[:, q])
+
+
+def test_histogram_bins_by_table_equal_the_bins_by_thresholds() -> None:
+    rng = np.random.default_rng(12)
+    k = 9
+    cards = rng.integers(0, 256, (k, orient._H, orient._W, 3), dtype=np.uint8)
+    vis = (rng.random((k, orient._H, orient._W)) < 0.8).astype(np.uint8)
+    n = vis.sum(axis=(1, 2)).astype(np.float32)
+    ref = np.array([20, 21, 64, 100, 140, 200, 211, 250, 255], np.float32)
+    lut = np.clip(((np.arange(256, dtype=np.float32)[None, :] / ref[:, None]) * 4 / 1.1).astype(int), 0, 3)
+    steps = np.stack([(lut >= i).argmax(axis=1) for i in (1, 2, 3)], axis=1).astype(np.uint8)
+    bins = np.zeros(cards.shape, np.uint8)
+    for s in range(3):
+        bins += cards >= steps[:, s, None, None, None]
+    code = bins[..., 0] * np.uint8(16) + bins[..., 1] * np.uint8(4) + bins[..., 2]
+    counts = np.bincount(code[vis > 0].astype(np.intp) + np.repeat(np.arange(k) * 64, n.astype(np.intp)),
+                         minlength=k * 64).reshape(k, 64).astype(np.float32)
+    assert np.array_equal(orient._hists(cards, ref, vis, n), counts / np.maximum(n, 1)[:, None])
+
+
+def test_quantile_of_uint8_from_the_histogram_equals_glyphs_quantile() -> None:
+    from controller.vision.glyphs import quantile
+
+    rng = np.random.default_rng(13)
+    for shape in ((1, 1), (7, 5), (120, 90)):
+        a = rng.integers(0, 256, shape, dtype=np.uint8)
+        for q in (0.0, 0.5, 0.9, 0.95, 1.0):
+            assert split.quantile_u8(a[:, 1:] if shape[1] > 1 else a, q) == quantile(
+                a[:, 1:] if shape[1] > 1 else a, q)

@@ -115,3 +115,34 @@ def test_a_model_with_hidden_layers_saves_and_loads(tmp_path: Path) -> None:
     assert back is not None and back.rank_h is not None and back.suit_h is not None
     for a, b in zip(model.probs(g), back.probs(g), strict=True):
         assert a.shape == b.shape and np.allclose(a, b, atol=2e-2)  # weights are stored as float16
+
+
+def test_extract_equals_the_plain_computation_on_real_and_drawn_areas() -> None:
+    from controller.vision.hog import extract_reference, index_roi
+
+    root = Path(__file__).resolve().parents[2]
+    rng = np.random.default_rng(4)
+    areas = [_index(code[0], code[1], (235, 235, 235), RED_INK if code[1] in "hd" else BLACK_INK)
+             for code in ("Ah", "Tc", "7d", "Qs")]
+    areas.append(_index("5", "c", (30, 30, 30), GOLD_INK))
+    for path in sorted((root / "tests" / "data" / "vision").glob("*.jpg"))[:8]:
+        img = cv2.imread(str(path))
+        h, w = img.shape[:2]
+        for _ in range(8):  # card-like quads over the photo: real print, paper, felt, JPEG
+            long = rng.uniform(0.1, 0.5) * min(h, w)
+            c = rng.uniform(0.2, 0.8, 2) * (w, h)
+            a = rng.uniform(0, np.pi)
+            rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            box = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (long * 63 / 88 / 2, long / 2)
+            areas.append(index_roi(img, (box @ rot.T + c).astype(np.float32), int(rng.integers(4))))
+    areas += [rng.integers(0, 256, areas[0].shape, dtype=np.uint8), np.full_like(areas[0], 128)]
+    some = 0
+    for roi in areas:
+        got, ref = extract(roi), extract_reference(roi)
+        assert (got is None) == (ref is None)
+        if got is not None and ref is not None:
+            some += 1
+            assert got.warmth == ref.warmth and got.whole is not None and ref.whole is not None
+            for a, b in ((got.rank, ref.rank), (got.suit, ref.suit), (got.whole, ref.whole)):
+                assert np.array_equal(a, b)
+    assert some >= 10

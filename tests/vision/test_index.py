@@ -180,3 +180,62 @@ def test_corner_frames_keep_the_print_unmirrored() -> None:
         assert all(f[3] == f[4] for f in frames)
     frame = np.full((140, 100, 3), 255, np.uint8)
     assert frame_crop(frame, *corner_frames(quad)[0]).shape == (INPUT[1], INPUT[0], 3)
+
+
+def _real_crops(n_quads: int = 12) -> list[np.ndarray]:
+    """Batches of corner crops (pair and single-corner frames) through random card-like quads laid over
+    committed real photos: real paper, print, felt and JPEG in every crop."""
+    from controller.vision.index import corner_frames, frame_crop
+
+    rng = np.random.default_rng(5)
+    out = []
+    for path in sorted((ROOT / "tests" / "data" / "vision").glob("*.jpg"))[:6]:
+        img = cv2.imread(str(path))
+        h, w = img.shape[:2]
+        for _ in range(n_quads // 6 + 1):
+            long = rng.uniform(0.1, 0.5) * min(h, w)
+            c = rng.uniform(0.2, 0.8, 2) * (w, h)
+            a = rng.uniform(0, np.pi)
+            rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            box = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (long * 63 / 88 / 2, long / 2)
+            q = (box @ rot.T + c + rng.normal(0, 0.02 * long, (4, 2))).astype(np.float32)
+            out.append(np.stack([corner_crop(img, q, k) for k in (0, 2)]))
+            out.append(np.stack([frame_crop(img, *f) for f in corner_frames(q)]))
+    return out
+
+
+def test_normalise_equals_the_plain_computation_bit_for_bit() -> None:
+    from controller.vision.index import normalise_reference
+
+    rng = np.random.default_rng(1)
+    batches = _real_crops()
+    shape = (INPUT[1], INPUT[0], 3)
+    batches += [rng.integers(lo, lo + span, size=(int(rng.integers(1, 9)), *shape), dtype=np.uint8)
+                for lo, span in ((0, 256), (100, 3), (0, 1), (250, 6), (30, 60))]
+    batches.append(rng.integers(0, 256, size=(2, 7, 5, 3), dtype=np.uint8))  # an odd pixel count
+    for b in batches:
+        got, ref = normalise(b), normalise_reference(b)
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        assert np.array_equal(got, ref)
+
+
+def test_best_frame_equals_a_loop_keeping_the_first_maximum() -> None:
+    from controller.core.cards import RANKS, SUITS
+    from controller.vision.index import best_frame
+
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        n = int(rng.integers(1, 9))
+        rank = rng.dirichlet(np.ones(NONE + 1) * 0.3, n).astype(np.float32)
+        suit = rng.dirichlet(np.ones(4), n).astype(np.float32)
+        if rng.random() < 0.3:
+            rank[int(rng.integers(n))] = rank[0]  # ties: the first frame wins
+            suit[int(rng.integers(n))] = suit[0]
+        best = None
+        for r, s in zip(rank, suit, strict=True):
+            if int(np.argmax(r)) == NONE:
+                continue
+            conf = float(r[:NONE].max() * s.max())
+            if best is None or conf > best[0]:
+                best = (conf, RANKS[int(np.argmax(r[:NONE]))] + SUITS[int(np.argmax(s))])
+        assert best_frame(rank, suit) == best
