@@ -296,6 +296,10 @@ class BettingRound:
         if problem:
             return self._bad(seat, problem)
         findings: list[Finding] = []
+        if act in ("call", "bet") and seat == self.to_act and self._is_full_bring_in(total):
+            self._make_bring_in_full(seat, total, ev.t)
+            self._run(seat, ev.t, left)
+            return left
         if act == "call" and total > self.current_bet:
             findings += self._refused_raise_stood(total, ev.t)
             if self._string is not None and self._string_stood(total):
@@ -313,6 +317,24 @@ class BettingRound:
         if self._apply(seat, intent, ev.t, findings):
             self._run(seat, ev.t, findings)
         return findings
+
+    def _is_full_bring_in(self, total: int) -> bool:
+        """Stud: the bring-in seat went all-in for less than the bring-in and `total` is the full
+        bring-in. 002 §3 and TDA 2024 are silent; we let the next seat either call the short amount or
+        bring it in to the full bring-in (room practice, docs/rules.md): both are legal, neither is a
+        completion."""
+        bring_in = self.structure.bring_in
+        return (self._limited and self.bring_in_open and 0 < self.current_bet < bring_in == total
+                and self.wagers == 0)
+
+    def _make_bring_in_full(self, seat: int, total: int, t: float) -> None:
+        """The full bring-in over a short all-in one: it becomes the bet to call, still a bring-in (the
+        next seat may complete; it counts toward no cap and reopens nothing)."""
+        self._bet_before = self.current_bet
+        self._acted.add(seat)
+        self.current_bet = total
+        self._commit(seat, total, "call", t)
+        self._zone[seat] = total
 
     def revive(self, ev: ActionEvent) -> list[Finding] | None:
         """After the round closed on a refused raise standing as a call: a call to the refused amount

@@ -121,10 +121,21 @@ class Hand(DealPart, BoardPart):
         return []
 
     def h_misdeal(self, ev: Event, card: str | None) -> list[Finding]:
-        note = ""
-        if self.round is not None and self.limit_reached():
+        if self.round is not None and self.limit_reached() and self.street_i == 0:
             note = f" ({self.round.actions_taken} actions were already taken; normally the hand continues)"
-        return [_f("MISDEAL_CALLED", f"Dealer called a misdeal in hand {self.number}{note}")]
+            return [_f("MISDEAL_CALLED", f"Dealer called a misdeal in hand {self.number}{note}")]
+        played = sum(1 for a in self.record.actions if not a.action.startswith("post"))
+        if (self.street_i > 0 or self.round is None) and played >= self.profile.misdeal_action_limit:
+            # A later street: the first betting round was played, so the action limit of 001 §14 and
+            # 004 §4(1) has long passed and the hand can no longer be a misdeal. The button press is
+            # refused (one alert, severity error) and the core keeps following the hand as played.
+            street = self.street
+            return [_f("MISDEAL_CALLED", (
+                f"Dealer pressed misdeal in hand {self.number} ({street}), after the first "
+                f"betting round: too late for a misdeal (001 §14, 004 §4(1)); the hand is not void, play "
+                f"goes on"), severity="error",
+                remedy="Play the hand on; only the floor can void it now")]
+        return [_f("MISDEAL_CALLED", f"Dealer called a misdeal in hand {self.number}")]
 
     def h_clock(self, ev: Event, card: str | None) -> list[Finding]:
         assert self.round is not None
