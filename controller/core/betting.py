@@ -109,6 +109,7 @@ class BettingRound:
         self._acted_at: dict[int, int] = {}  # the bet each seat matched or made when it last acted
         self.passive: set[int] = set()  # seats that showed a hole card: no bet or raise (000 §4.1)
         self._oot: set[int] = set()  # seats that acted out of turn during the current turn
+        self._checked_facing: set[int] = set()  # seats told once that a check facing a bet is no action
         self._zone: dict[int, int] = dict(self.committed)  # chips last seen in each bet zone
         self._rec_total: dict[int, int] = dict(self.committed)
         self._absent: set[int] = set(absent)
@@ -280,6 +281,8 @@ class BettingRound:
         if seat in self.all_in:
             return self._bad(seat, f"Action {act} from seat {seat}, which is all-in")
         cap = committed + self.stacks[seat]
+        if act == "check" and committed < self.current_bet:
+            return left + self._check_facing_bet(seat)
         if act == "check":
             total = committed
         elif act == "allin":
@@ -317,6 +320,17 @@ class BettingRound:
         if self._apply(seat, intent, ev.t, findings):
             self._run(seat, ev.t, findings)
         return findings
+
+    def _check_facing_bet(self, seat: int) -> list[Finding]:
+        """A check said facing a bet. The books are silent; with TDA 2024 (Rules 1, 3) it is no action:
+        nothing is applied, the seat keeps its turn (or its place) and still calls, raises or folds. Said
+        once per seat and round, so a repeated word does not flood the floor (docs/betting.md)."""
+        if seat in self._checked_facing:
+            return []
+        self._checked_facing.add(seat)
+        return [Finding(code="CHECK_FACING_BET", seat=seat, message=(
+            f"Seat {seat} says check facing a bet of {self.current_bet}: not an action; it still calls "
+            f"({self.to_call(seat)} more), raises or folds"))]
 
     def _is_full_bring_in(self, total: int) -> bool:
         """Stud: the bring-in seat went all-in for less than the bring-in and `total` is the full

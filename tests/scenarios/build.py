@@ -1154,6 +1154,35 @@ def f_call_short_left_at_showdown() -> Scenario:
 
 
 @scenario
+def f_check_facing_bet() -> Scenario:
+    s = Scenario("f_check_facing_bet", "on the flop seat 2 bets 200 and seat 3 says check: the books are "
+                                       "silent, TDA 2024 (Rules 1, 3) read as no action, CHECK_FACING_BET "
+                                       "once; seat 3 then calls 200, seat 4 calls; checked down, seat 2 "
+                                       "wins 900 (before: BAD_EVENT)")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "check")
+    s.expect("CHECK_FACING_BET", 3, "flop").act(3, "call", 200).act(4, "call", 200)
+    s.turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_check_facing_bet_passed_over() -> Scenario:
+    s = Scenario("f_check_facing_bet_passed_over", "on the flop seat 2 bets 200, seat 3 says check "
+                                                   "(CHECK_FACING_BET: no action) and the table moves on: "
+                                                   "seat 4 calls out of turn, the dealer knocks and burns; "
+                                                   "seat 3 never spoke, it counts as folded (PLAYER_SKIPPED, "
+                                                   "001 §8); seats 2 and 4 check down, seat 2 wins 700 "
+                                                   "(before: BAD_EVENT)")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "check")
+    s.expect("CHECK_FACING_BET", 3, "flop").act(4, "call", 200).expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.turn().expect("PLAYER_SKIPPED", 3, "flop").act(2, "check").act(4, "check")
+    s.river().act(2, "check").act(4, "check").expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 4, 3)
+    return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
+
+
+@scenario
 def f_ruling_accept_boxed_card() -> Scenario:
     s = Scenario("f_ruling_accept_boxed_card", "004 §1(2): after BOXED_CARD the floor rules `accept`: the "
                                                "boxed Kh stays in play; as the first flop card it raises "
