@@ -332,6 +332,32 @@ class BettingRound:
             f"Seat {seat} says check facing a bet of {self.current_bet}: not an action; it still calls "
             f"({self.to_call(seat)} more), raises or folds"))]
 
+    def rejoin(self, seat: int, stack: int, t: float) -> None:
+        """A dead hand that keeps betting and is answered: it is back in this round as played, to act now
+        (its chips stay in the pot; the engine keeps the hand dead, so it cannot win). Seats are kept in
+        clockwise order from the round's first seat; a closed round opens again."""
+        if seat in self._index:
+            if seat in self.folded:
+                self.folded.discard(seat)
+                if self.stacks[seat] == 0:
+                    self.all_in.add(seat)
+                else:
+                    self._n_can_act += 1
+        else:
+            first = self.seats[0]
+            self.seats = tuple(sorted((*self.seats, seat), key=lambda s: (s - first) % 1000))
+            self._index = {s: i for i, s in enumerate(self.seats)}
+            self._ring = self.seats + self.seats
+            self.committed[seat] = self._zone[seat] = self._rec_total[seat] = 0
+            self.stacks[seat] = stack
+            if stack == 0:
+                self.all_in.add(seat)
+            else:
+                self._n_can_act += 1
+        self.closed = False
+        self.to_act = seat
+        self._turn_t = t
+
     def _is_full_bring_in(self, total: int) -> bool:
         """Stud: the bring-in seat went all-in for less than the bring-in and `total` is the full
         bring-in. 002 §3 and TDA 2024 are silent; we let the next seat either call the short amount or

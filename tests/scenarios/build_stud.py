@@ -736,6 +736,25 @@ def misdeal_called() -> Scenario:
 
 
 @stud
+def dead_hand_plays_on() -> Scenario:
+    s = Stud("dead_hand_plays_on", "seat 1 is found with a fourth card after two actions: its hand is dead "
+                                   "(000 §2.4; 004 §4(4)), but its cards stay and it calls the completion: "
+                                   "one CORRECTION_NOT_FOLLOWED, the call is followed as played; it is "
+                                   "dealt its street cards, checks on 4th, bets 40 on 5th, seat 3 calls and "
+                                   "seat 4 folds: the dead hand cannot win, seat 3 takes the pot of 160; "
+                                   "the rest of the cards are only noted (before: a BAD_EVENT per action, "
+                                   "wrong-seat cards and rabbit hunts)")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(4, "raise", 20).card("seat1", "Kh")
+    s.expect("DEAL_TOO_MANY_CARDS", 1, "third", "dead_hand").act(1, "call", 20)
+    s.expect("CORRECTION_NOT_FOLLOWED", 1, "third").fold(2).act(3, "call", 20)
+    s.street("fourth").checks((4, 1, 3)).street("fifth").act(4, "check").act(1, "bet", 40).act(3, "call", 40)
+    s.fold(4, (*DOWN[4], UP[4], "Jd", "3c"))
+    s.street("sixth", seats=(1, 3)).checks((1, 3)).street("seventh", seats=(1, 3), up=False).checks((1, 3))
+    s.muck(1, (*DOWN[1], UP[1], "Kh", "8c", "Tc", "Ac", "Th"))
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1110, s4=970)
+
+
+@stud
 def misdeal_called_fifth_street() -> Scenario:
     s = Stud("misdeal_called_fifth_street", "5th street, after seat 4 checks, the dealer presses misdeal: "
                                             "far past the two actions of 001 §14 and 004 §4(1), so the hand "
