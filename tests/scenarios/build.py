@@ -739,6 +739,17 @@ def l_misdeal_called() -> Scenario:
 
 
 @scenario
+def l_misdeal_called_on_turn() -> Scenario:
+    s = Scenario("l_misdeal_called_on_turn", "the dealer presses misdeal on the turn: far past the two "
+                                             "actions of 001 §14 and 004 §4(1), the hand is not void: one "
+                                             "MISDEAL_CALLED (error), the hand is checked down and seat 2 "
+                                             "wins (before: voided on the turn)")
+    s.setup().start().deal().preflop().flop().checks().turn().act(2, "check").e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "turn", severity="error").checks((3, 4)).river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
 def l_hole_card_in_muck() -> Scenario:
     s = Scenario("l_hole_card_in_muck", "seat 4's hole card reaches the muck while seat 2 is to act")
     s.setup().start().deal().preflop().flop().gone("seat4", "Qs").card("muck", "Qs")
@@ -1194,6 +1205,20 @@ def f_dead_hand_calls_in_round() -> Scenario:
     for c in ("Qs", "Js", "3c"):
         s.gone("seat4", c).card("muck", c)
     return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_dead_hand_mucked_speaks() -> Scenario:
+    s = Scenario("f_dead_hand_mucked_speaks", "000 §1.5: seat 4's hand is dead and its cards are in the "
+                                              "muck (HOLE_CARD_IN_MUCK) when it says check on the flop: "
+                                              "only noted, the hand goes on; seat 2 wins (before: "
+                                              "BAD_EVENT)")
+    s.setup().start().deal().preflop().flop().gone("seat4", "Qs").card("muck", "Qs")
+    s.expect("HOLE_CARD_IN_MUCK", 4, "flop").gone("seat4", "Js").card("muck", "Js")
+    s.act(2, "check").act(3, "check").act(4, "check").turn().checks((2, 3)).river().checks((2, 3))
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    return _mucks(s, 3).settle(**WON)
 
 
 @scenario
