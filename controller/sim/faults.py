@@ -1262,6 +1262,41 @@ class MisdealCalled(_Misdeal):
         hp.events.append(ConsoleEvent(t=hp.clock.after(0.5, 2.0), button="misdeal"))
 
 
+class MisdealCalledLate(Fault):
+    """The dealer presses misdeal on a later street (hold'em turn, stud 5th street on), after a first
+    action there: far past the two actions of 001 §14 and 004 §4(1), so the core refuses it
+    (MISDEAL_CALLED, severity error) and the hand plays on unchanged."""
+
+    code = "MISDEAL_CALLED"
+    style: ClassVar[Style | None] = "passive"
+    reacts: ClassVar[bool] = False
+    LATE: ClassVar[frozenset[str]] = frozenset({"turn", "river", "fifth", "sixth", "seventh"})
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        if self.fired or hp.street not in self.LATE or rnd.actions < 1:
+            return False
+        hp.events.append(ConsoleEvent(t=hp.clock.after(0.5, 3.0), button="misdeal"))
+        self.fired = True
+        return False
+
+
+class CheckFacingBet(Fault):
+    """A seat facing a bet says check (no action, the books are silent; TDA 2024 Rules 1, 3), then acts
+    as it would have: the core says CHECK_FACING_BET once and follows the hand."""
+
+    code = "CHECK_FACING_BET"
+    reacts: ClassVar[bool] = False
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        seat = rnd.to_act
+        if self.fired or seat is None or rnd.actions < 1 or rnd.options(seat).to_call <= 0:
+            return False
+        hp.events.append(ActionEvent(t=hp.clock.after(1.0, 4.0), seat=seat, action="check"))
+        self.seat, self.fired = seat, True
+        hp.play_turn(rnd)
+        return True
+
+
 class HoleCardInMuck(Fault):
     """A live hand (not the one to act) reaches the muck: it is dead."""
 
@@ -1330,5 +1365,7 @@ FAULTS.update({
     "HOLE_CARD_EXPOSED_REPLACED_AT_ONCE": HoleCardExposedReplacedAtOnce,
     "HOLE_CARD_EXPOSED_KEPT": HoleCardExposedKept,
     "TURN_PREMATURE_BET_ON": TurnPrematureBetOn,
+    "MISDEAL_CALLED_LATE": MisdealCalledLate,
+    "CHECK_FACING_BET": CheckFacingBet,
 })
 ANTE_FAULTS: frozenset[str] = frozenset({"ANTE_NOT_POSTED", "ANTE_WRONG_SEAT"})  # big-blind-ante tables only
