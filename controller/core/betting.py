@@ -109,6 +109,7 @@ class BettingRound:
         self._acted_at: dict[int, int] = {}  # the bet each seat matched or made when it last acted
         self.passive: set[int] = set()  # seats that showed a hole card: no bet or raise (000 §4.1)
         self._oot: set[int] = set()  # seats that acted out of turn during the current turn
+        self._checked_facing: set[int] = set()  # seats told once that a check facing a bet is no action
         self._zone: dict[int, int] = dict(self.committed)  # chips last seen in each bet zone
         self._rec_total: dict[int, int] = dict(self.committed)
         self._absent: set[int] = set(absent)
@@ -280,6 +281,8 @@ class BettingRound:
         if seat in self.all_in:
             return self._bad(seat, f"Action {act} from seat {seat}, which is all-in")
         cap = committed + self.stacks[seat]
+        if act == "check" and committed < self.current_bet:
+            return left + self._check_facing_bet(seat)
         if act == "check":
             total = committed
         elif act == "allin":
@@ -296,6 +299,10 @@ class BettingRound:
         if problem:
             return self._bad(seat, problem)
         findings: list[Finding] = []
+        if act in ("call", "bet") and seat == self.to_act and self._is_full_bring_in(total):
+            self._make_bring_in_full(seat, total, ev.t)
+            self._run(seat, ev.t, left)
+            return left
         if act == "call" and total > self.current_bet:
             findings += self._refused_raise_stood(total, ev.t)
             if self._string is not None and self._string_stood(total):
@@ -313,6 +320,61 @@ class BettingRound:
         if self._apply(seat, intent, ev.t, findings):
             self._run(seat, ev.t, findings)
         return findings
+
+    def _check_facing_bet(self, seat: int) -> list[Finding]:
+        """A check said facing a bet. The books are silent; with TDA 2024 (Rules 1, 3) it is no action:
+        nothing is applied, the seat keeps its turn (or its place) and still calls, raises or folds. Said
+        once per seat and round, so a repeated word does not flood the floor (docs/betting.md)."""
+        if seat in self._checked_facing:
+            return []
+        self._checked_facing.add(seat)
+        return [Finding(code="CHECK_FACING_BET", seat=seat, message=(
+            f"Seat {seat} says check facing a bet of {self.current_bet}: not an action; it still calls "
+            f"({self.to_call(seat)} more), raises or folds"))]
+
+    def rejoin(self, seat: int, stack: int, t: float) -> None:
+        """A dead hand that keeps betting and is answered: it is back in this round as played, to act now
+        (its chips stay in the pot; the engine keeps the hand dead, so it cannot win). Seats are kept in
+        clockwise order from the round's first seat; a closed round opens again."""
+        if seat in self._index:
+            if seat in self.folded:
+                self.folded.discard(seat)
+                if self.stacks[seat] == 0:
+                    self.all_in.add(seat)
+                else:
+                    self._n_can_act += 1
+        else:
+            first = self.seats[0]
+            self.seats = tuple(sorted((*self.seats, seat), key=lambda s: (s - first) % 1000))
+            self._index = {s: i for i, s in enumerate(self.seats)}
+            self._ring = self.seats + self.seats
+            self.committed[seat] = self._zone[seat] = self._rec_total[seat] = 0
+            self.stacks[seat] = stack
+            if stack == 0:
+                self.all_in.add(seat)
+            else:
+                self._n_can_act += 1
+        self.closed = False
+        self.to_act = seat
+        self._turn_t = t
+
+    def _is_full_bring_in(self, total: int) -> bool:
+        """Stud: the bring-in seat went all-in for less than the bring-in and `total` is the full
+        bring-in. 002 §3 and TDA 2024 are silent; we let the next seat either call the short amount or
+        bring it in to the full bring-in (room practice, docs/rules.md): both are legal, neither is a
+        completion."""
+        bring_in = self.structure.bring_in
+        return (self._limited and self.bring_in_open and 0 < self.current_bet < bring_in == total
+                and self.wagers == 0)
+
+    def _make_bring_in_full(self, seat: int, total: int, t: float) -> None:
+        """The full bring-in over a short all-in one: it becomes the bet to call, still a bring-in (the
+        next seat may complete; it counts toward no cap and reopens nothing)."""
+        self._bet_before = self.current_bet
+        self._acted.add(seat)
+        self.current_bet = total
+        self._commit(seat, total, "call", t)
+        self._zone[seat] = total
 
     def revive(self, ev: ActionEvent) -> list[Finding] | None:
         """After the round closed on a refused raise standing as a call: a call to the refused amount

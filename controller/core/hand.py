@@ -98,6 +98,11 @@ class Hand(DealPart, BoardPart):
     def h_rabbit(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
         self.zones.put(card, "board", None)
+        if self.dead_acting and self.dead_plays_on():
+            # The table plays on against a dead hand that kept acting (told once already): the pot is the
+            # live hand's, the board cards are only noted.
+            self.record.notes.append(f"board card {card} dealt while a dead hand plays on")
+            return []
         return [_f("RABBIT_HUNT", f"Board card {card} turned after the hand ended", cards=[card])]
 
     def h_board_showdown(self, ev: Event, card: str | None) -> list[Finding]:
@@ -121,10 +126,21 @@ class Hand(DealPart, BoardPart):
         return []
 
     def h_misdeal(self, ev: Event, card: str | None) -> list[Finding]:
-        note = ""
-        if self.round is not None and self.limit_reached():
+        if self.round is not None and self.limit_reached() and self.street_i == 0:
             note = f" ({self.round.actions_taken} actions were already taken; normally the hand continues)"
-        return [_f("MISDEAL_CALLED", f"Dealer called a misdeal in hand {self.number}{note}")]
+            return [_f("MISDEAL_CALLED", f"Dealer called a misdeal in hand {self.number}{note}")]
+        played = sum(1 for a in self.record.actions if not a.action.startswith("post"))
+        if (self.street_i > 0 or self.round is None) and played >= self.profile.misdeal_action_limit:
+            # A later street: the first betting round was played, so the action limit of 001 §14 and
+            # 004 §4(1) has long passed and the hand can no longer be a misdeal. The button press is
+            # refused (one alert, severity error) and the core keeps following the hand as played.
+            street = self.street
+            return [_f("MISDEAL_CALLED", (
+                f"Dealer pressed misdeal in hand {self.number} ({street}), after the first "
+                f"betting round: too late for a misdeal (001 §14, 004 §4(1)); the hand is not void, play "
+                f"goes on"), severity="error",
+                remedy="Play the hand on; only the floor can void it now")]
+        return [_f("MISDEAL_CALLED", f"Dealer called a misdeal in hand {self.number}")]
 
     def h_clock(self, ev: Event, card: str | None) -> list[Finding]:
         assert self.round is not None
@@ -155,6 +171,9 @@ class Hand(DealPart, BoardPart):
         if ev.seat not in self.holes:
             return [_f("BAD_EVENT", f"{ev.TYPE} from seat {ev.seat}, which is not dealt in this hand; event "
                                     f"not applied", seat=ev.seat)]
+        dead = self.dead_seat_acts(ev) if self.record.dead else None
+        if dead is not None:
+            return dead
         out: list[Finding] = self._off_table() if self.in_flight else []
         if self.lost and not out:
             out = self.missing_noticed(ev.seat)
@@ -192,6 +211,9 @@ class Hand(DealPart, BoardPart):
         as it lies, an open correction is reported once as not followed, and the action is applied.
         """
         assert isinstance(ev, ActionEvent)
+        dead = self.dead_seat_acts(ev) if self.record.dead else None
+        if dead is not None:
+            return dead
         kept = self.kept_premature(ev.t)  # the street's cards lie on the board already
         if kept is not None:
             return kept + (self.h_action(ev, card) if self.phase == BETTING else [])
@@ -221,6 +243,9 @@ class Hand(DealPart, BoardPart):
         if self._repeats_last(ev):
             return []
         rec = self.record
+        dead = self.dead_seat_acts(ev) if rec.dead else None
+        if dead is not None:
+            return dead
         if rec.ended == "fold" and rec.live_seats() == [ev.seat]:
             # The pot's only claimant, never asked: everyone else folded or is dead (a dead big blind
             # cannot win, 000 §1.5, so the small blind wins as the others fold to it). Whatever it says
@@ -230,6 +255,54 @@ class Hand(DealPart, BoardPart):
         return [_f("BAD_EVENT", f"action {ev.action} from seat {ev.seat} after the betting of hand "
                                 f"{self.number} ended (phase {self.phase!r}, action); event not applied",
                    seat=ev.seat)]
+
+    def dead_seat_acts(self, ev: Event) -> list[Finding] | None:
+        """A seat whose hand is dead acts all the same (its cards were not taken). Said once per hand
+        (CORRECTION_NOT_FOLLOWED: the dead hand's cards were owed to the muck), then noted. A wager is
+        followed as played, so the table's answers to it fit: the seat is put back into the betting
+        round (a closed one opens again while the next street's cards are not out); its chips stay in
+        the pot and the hand stays dead, so it cannot win (000 §1.5; 001 §13; TDA 2024). A check or
+        fold, or a wager that can no longer be placed, changes nothing; a seat whose cards are gone
+        (mucked) only gets a note. None: not a dead seat."""
+        rec = self.record
+        if not isinstance(ev, ActionEvent) or ev.seat not in rec.dead:
+            return None
+        seat = ev.seat
+        out: list[Finding] = []
+        if not self.holds_cards(seat):  # its cards are gone: the word changes nothing (a note)
+            rec.notes.append(f"seat {seat} (dead hand, cards gone) {ev.action} on the {self.street}")
+            return out
+        if seat not in self.dead_acting:
+            self.dead_acting.add(seat)
+            out.append(_f("CORRECTION_NOT_FOLLOWED", (
+                f"Seat {seat}'s hand is dead but it still acts ({ev.action}); expected: its cards mucked. "
+                f"The hand is followed as played: a dead hand cannot win, chips it puts in stay in the "
+                f"pot"), seat=seat))
+        if ev.action in ("bet", "raise", "call", "allin"):
+            placed = self._dead_wager(ev)
+            if placed is not None:
+                return out + placed
+        rec.notes.append(f"seat {seat} (dead hand) {ev.action} on the {self.street}: nothing applied")
+        return out
+
+    def _dead_wager(self, ev: ActionEvent) -> list[Finding] | None:
+        """Place a dead hand's wager in the current round, or in the last one while the next street's
+        cards are not out (it closed before the dead seat spoke). None when neither is possible."""
+        rnd = self.round if self.phase == BETTING else None
+        if rnd is None and self.phase == DUE:
+            rnd = self.closed_round
+            if rnd is None or self.board_now or self.burns_now or not hasattr(rnd, "rejoin"):
+                return None
+            for seat in self.dealt_in:
+                self.prev[seat] -= rnd.committed.get(seat, 0)
+            self.round, self.phase, self.street_i = rnd, BETTING, self.street_i - 1
+            self.event_street = self.alert_street()
+            self.closed_round = None
+            self.runout = False
+        if rnd is None or not hasattr(rnd, "rejoin"):
+            return None
+        rnd.rejoin(ev.seat, self.stack_now(ev.seat), ev.t)
+        return rnd.feed(ev) + self._after_round_change(ev.t)
 
     def _revive_round(self, ev: ActionEvent) -> list[Finding] | None:
         """The last round closed on a refused raise taken as a call, but the next seat calls the raise:

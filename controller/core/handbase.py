@@ -195,6 +195,7 @@ class HandBase:
         self.lost: dict[str, str] = {}
         self.short: set[int] = set()
         self.thrown: dict[int, float] = {}
+        self.dead_acting: set[int] = set()  # dead hands told once that they still act (hand.py)
         self.showdown: ShowdownLike | None = None
         self.settled = False
         self.t = t
@@ -258,6 +259,15 @@ class HandBase:
             return {s: self.stack_now(s) for s in seats}
         start, prev = self.record.starting_stacks, self.prev
         return {s: start.get(s, 0) - prev.get(s, 0) for s in seats}
+
+    def holds_cards(self, seat: int) -> bool:
+        """Some of the seat's cards still lie at its seat (not mucked)."""
+        zone = f"seat{seat}"
+        return any(self.zones.zone_of(c) == zone for c in self.holes.get(seat, ()))
+
+    def dead_plays_on(self) -> bool:
+        """A dead hand that kept acting still holds its cards: the table is playing it on."""
+        return any(self.holds_cards(s) for s in self.dead_acting)
 
     def limit_reached(self) -> bool:
         """The "two actions" point after which most dealing errors stand (profile)."""

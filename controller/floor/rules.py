@@ -159,6 +159,9 @@ SUMMARIES: dict[str, str] = {
     "RAISE_AFTER_EXPOSED_CARD": (
         "A player who showed a hole card at the wrong time may only check or call for the rest of the "
         "hand (000 §4.1): a raise from that seat stands as a call."),
+    "CHECK_FACING_BET": (
+        "The books do not cover a check said facing a bet; following TDA 2024 (Rules 1 and 3) we read it "
+        "as no action at all: nothing is bound, and the player still calls, raises or folds in turn."),
     "ACTION_TIME": (
         "A player taking too long may be put on the clock by anyone (004 §11): one more minute, the last "
         "ten seconds counted aloud, then the hand is dead."),

@@ -288,6 +288,31 @@ class CardOffTable(Fault):
         return True
 
 
+class CardMissingPreflop(Fault):
+    """Preflop, after the first action, a live seat's hole card leaves its reader and is not seen again;
+    the next seat acts: noticed before two actions, a misdeal (004 §4(2i), §4(1)); redeal."""
+
+    code = "CARD_MISSING"
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        if self.fired or hp.street != "preflop" or rnd.actions != 0:
+            return False
+        first = rnd.to_act
+        hp.play_turn(rnd)
+        nxt = rnd.to_act
+        owners = [s for s in hp.live()
+                  if s not in (first, nxt) and len(hp.zones.get(hp.seat_zone(s), ())) == 2]
+        if nxt is None or not owners:
+            return True  # cannot fire in this hand: retried with another kind
+        seat = self.rng.choice(owners)
+        zone = hp.seat_zone(seat)
+        hp.take(zone, self.rng.choice(hp.zones[zone]), 0.5, 2.0)
+        hp.play_turn(rnd)
+        hp.misdeal()
+        self.seat, self.fired = seat, True
+        return True
+
+
 # ====================================================================== H: dealing the hole cards
 class DealBeforeBlinds(Fault):
     """The dealer starts pitching before the blinds are in, notices, takes the blinds, goes on."""
@@ -404,6 +429,70 @@ class HoleCardExposed(Fault):
         hp.no_burn.add("flop")
         self.seat, self.fired = seat, True
         return True
+
+
+class HoleCardExposedReplacedAtOnce(Fault):
+    """A hole card face up in the deal (not its last card); the dealer burns it face up and gives the
+    seat its replacement at once instead of last, then deals on: the core says CORRECTION_NOT_FOLLOWED
+    (not the deal-order misdeal) and the exposed card is the flop's burn (docs/rules.md)."""
+
+    code = "HOLE_CARD_EXPOSED"
+    also = ("CORRECTION_NOT_FOLLOWED",)
+    reacts: ClassVar[bool] = False
+
+    def applicable(self, seating: Seating, table: TableView) -> bool:
+        return len(seating.dealt_in) >= 2
+
+    def deal(self, hp: HandPlay) -> bool:
+        order = hp.deal_order()
+        k = self.rng.randrange(2, len(order) - 1)  # another seat is next: "at once" is not "last"
+        for i, seat in enumerate(order):
+            card = hp.draw()
+            zone = hp.seat_zone(seat)
+            hp.put(zone, card, 0.25, 0.6)
+            if i == k:
+                hp.expose(zone, card, 0.1, 0.4)
+                hp.take(zone, card, 0.5, 1.5)
+                hp.put("burn", card, 0.3, 0.8)
+                hp.put(zone, hp.draw(), 0.4, 1.0)
+                self.seat = seat
+        hp.no_burn.add("flop")
+        self.fired = True
+        return True
+
+
+class HoleCardExposedKept(Fault):
+    """A hole card face up in the deal; the seat gets its replacement last but the exposed card is never
+    taken away: when the flop comes (without a burn) the seat holds three cards and its hand is dead
+    (DEAL_TOO_MANY_CARDS, dead hand; 000 §1.5). Players check and call, so the flop comes."""
+
+    code = "HOLE_CARD_EXPOSED"
+    also = ("DEAL_TOO_MANY_CARDS", "CORRECTION_NOT_FOLLOWED")
+    style: ClassVar[Style | None] = "passive"
+    reacts: ClassVar[bool] = False
+
+    def applicable(self, seating: Seating, table: TableView) -> bool:
+        return len(seating.dealt_in) >= 3
+
+    def deal(self, hp: HandPlay) -> bool:
+        order = hp.deal_order()
+        k = self.rng.randrange(2, len(order))
+        for i, seat in enumerate(order):
+            card = hp.draw()
+            hp.put(hp.seat_zone(seat), card, 0.25, 0.6)
+            if i == k:
+                hp.expose(hp.seat_zone(seat), card, 0.1, 0.4)
+                self.seat = order[k]
+        assert self.seat is not None
+        hp.put(hp.seat_zone(self.seat), hp.draw(), 0.4, 1.0)  # the replacement, last; the card stays
+        hp.no_burn.add("flop")
+        return True
+
+    def board(self, hp: HandPlay, street: str) -> bool:
+        if street == "flop" and self.seat is not None and self.seat in hp.live() and not self.fired:
+            hp.kill(self.seat)  # three cards at the flop: dead, its chips stay in the pot
+            self.fired = True
+        return False
 
 
 class DealExtraCardFirstSeat(Fault):
@@ -725,6 +814,55 @@ class TurnPremature(_Premature):
 
     def river(self, hp: HandPlay) -> None:
         hp.deal_board("river", burn=False)
+
+
+class TurnPrematureBetOn(Fault):
+    """Triple fault (golden scenario f_premature_turn_passed_over_bet): on the flop the last seat checks
+    out of turn past the seat before it, the dealer turns the turn card without a knock while that seat
+    still owes its flop action, and the first seat bets the turn on it. The table kept the card: one
+    CORRECTION_NOT_FOLLOWED; the passed-over seat counts as checked on the flop (000 §2.8) and plays on."""
+
+    code = "TURN_PREMATURE"
+    also = ("ACTION_OUT_OF_TURN", "PLAYER_SKIPPED", "CORRECTION_NOT_FOLLOWED")
+    style: ClassVar[Style | None] = "passive"
+    reacts: ClassVar[bool] = False
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.turn_bet = False
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        if self.fired:
+            return self._bet_turn(hp, rnd)
+        if hp.street != "flop" or rnd.actions != 0 or len(rnd.pending) < 3 or rnd.current_bet != 0:
+            return False
+        skipped, last = rnd.pending[-2], rnd.pending[-1]
+        while rnd.to_act != skipped:
+            seat = rnd.to_act
+            assert seat is not None
+            hp.act(rnd, seat, rnd.committed[seat])  # checks in turn
+        rnd.act(skipped, rnd.committed[skipped])  # passed over: counts as checked, says nothing
+        hp.act(rnd, last, rnd.committed[last])  # its check, out of turn
+        hp.put("burn", hp.draw(), 0.5, 1.5)  # no knock: the turn comes while `skipped` still owes
+        hp.put("board", hp.draw(), 0.2, 0.5)
+        self.seat, self.fired = skipped, True
+        return True
+
+    def board(self, hp: HandPlay, street: str) -> bool:
+        return self.fired and street == "turn"  # the turn card is out already
+
+    def _bet_turn(self, hp: HandPlay, rnd: Round) -> bool:
+        """The first seat to act on the turn bets the smallest bet on the early card."""
+        if self.turn_bet or hp.street != "turn" or rnd.actions != 0:
+            return False
+        self.turn_bet = True
+        seat = rnd.to_act
+        assert seat is not None
+        opt = rnd.options(seat)
+        if not opt.may_raise or opt.to_call != 0:
+            return False
+        hp.act(rnd, seat, min(opt.min_total, opt.max_total), 1.0, 4.0)
+        return True
 
 
 class RiverPremature(_Premature):
@@ -1124,6 +1262,41 @@ class MisdealCalled(_Misdeal):
         hp.events.append(ConsoleEvent(t=hp.clock.after(0.5, 2.0), button="misdeal"))
 
 
+class MisdealCalledLate(Fault):
+    """The dealer presses misdeal on a later street (hold'em turn, stud 5th street on), after a first
+    action there: far past the two actions of 001 §14 and 004 §4(1), so the core refuses it
+    (MISDEAL_CALLED, severity error) and the hand plays on unchanged."""
+
+    code = "MISDEAL_CALLED"
+    style: ClassVar[Style | None] = "passive"
+    reacts: ClassVar[bool] = False
+    LATE: ClassVar[frozenset[str]] = frozenset({"turn", "river", "fifth", "sixth", "seventh"})
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        if self.fired or hp.street not in self.LATE or rnd.actions < 1:
+            return False
+        hp.events.append(ConsoleEvent(t=hp.clock.after(0.5, 3.0), button="misdeal"))
+        self.fired = True
+        return False
+
+
+class CheckFacingBet(Fault):
+    """A seat facing a bet says check (no action, the books are silent; TDA 2024 Rules 1, 3), then acts
+    as it would have: the core says CHECK_FACING_BET once and follows the hand."""
+
+    code = "CHECK_FACING_BET"
+    reacts: ClassVar[bool] = False
+
+    def before_action(self, hp: HandPlay, rnd: Round) -> bool:
+        seat = rnd.to_act
+        if self.fired or seat is None or rnd.actions < 1 or rnd.options(seat).to_call <= 0:
+            return False
+        hp.events.append(ActionEvent(t=hp.clock.after(1.0, 4.0), seat=seat, action="check"))
+        self.seat, self.fired = seat, True
+        hp.play_turn(rnd)
+        return True
+
+
 class HoleCardInMuck(Fault):
     """A live hand (not the one to act) reaches the muck: it is dead."""
 
@@ -1186,4 +1359,13 @@ _ALL: tuple[type[Fault], ...] = (
     MisdealCalled, HoleCardInMuck, ActionAfterFold, FloorCalled,
 )
 FAULTS: dict[str, type[Fault]] = {cls.code: cls for cls in _ALL}
+# Variants of a code already drawn above, named by what the dealer does (their `code` is the alert).
+FAULTS.update({
+    "CARD_MISSING_PREFLOP": CardMissingPreflop,
+    "HOLE_CARD_EXPOSED_REPLACED_AT_ONCE": HoleCardExposedReplacedAtOnce,
+    "HOLE_CARD_EXPOSED_KEPT": HoleCardExposedKept,
+    "TURN_PREMATURE_BET_ON": TurnPrematureBetOn,
+    "MISDEAL_CALLED_LATE": MisdealCalledLate,
+    "CHECK_FACING_BET": CheckFacingBet,
+})
 ANTE_FAULTS: frozenset[str] = frozenset({"ANTE_NOT_POSTED", "ANTE_WRONG_SEAT"})  # big-blind-ante tables only

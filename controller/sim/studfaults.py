@@ -15,7 +15,9 @@ from controller.sim.faults import (
     FAULTS,
     ActionOutOfTurn,
     CallShort,
+    CheckFacingBet,
     Fault,
+    MisdealCalledLate,
     OversizedChip,
     StringBet,
     TableView,
@@ -367,6 +369,8 @@ STUD_FAULTS: dict[str, type[Fault]] = {
     # Betting errors of every game, with their ignore and ruling reactions (a string bet and an oversized
     # chip need room above the bet: pot and no limit; at fixed limit they do not fire or play the remedy).
     "CALL_SHORT": CallShort,
+    "CHECK_FACING_BET": CheckFacingBet,
+    "MISDEAL_CALLED_LATE": MisdealCalledLate,
     "STRING_BET": StringBet,
     "OVERSIZED_CHIP": OversizedChip,
 }

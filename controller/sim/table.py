@@ -44,6 +44,7 @@ class SimHand:
     also: tuple[str, ...] = ()  # other codes the injected error legitimately raises (e.g. a misdeal's)
     void: bool = False  # the hand was a misdeal; the next hand is its redeal (same button)
     stacks: dict[int, int] = field(default_factory=dict)  # every seat's stack after the hand
+    kind: str | None = None  # the injector's name (FAULTS key; a variant's differs from its code)
 
 
 @dataclass(kw_only=True)
@@ -342,7 +343,7 @@ class VirtualTable:
         return SimHand(number=st.hand, events=events, injected=fault.code if fault else None,
                        injected_seat=fault.seat if fault else None,
                        also=fault.also_codes() if fault else (), void=outcome.void,
-                       stacks=dict(st.stacks))
+                       stacks=dict(st.stacks), kind=kind if fault else None)
 
     def _play(self, seating: Seating, clock: Clock, style: Style, fault: object) -> HandPlay:
         """The hand's dealer: no-limit or limit hold'em, or stud."""

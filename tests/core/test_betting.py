@@ -149,7 +149,6 @@ def test_bad_events_against_the_current_bet() -> None:
     r = make_round(seats=(1, 2, 3))
     feed_ok(r, act(1, "bet", 10))
     for ev, needle in [(act(2, "raise", 10), "not above the current bet"),
-                       (act(2, "check"), "checks facing a bet"),
                        (act(2, "call", 12), "above the current bet"),
                        (chips(1, 5), "lower than the 10 already committed"),
                        (act(1, "fold", t=1.0), "")]:
@@ -158,6 +157,17 @@ def test_bad_events_against_the_current_bet() -> None:
         out = r.feed(ev)
         assert codes(out) == ["BAD_EVENT"] and needle in out[0].message, out
     assert r.to_act == 2 and r.current_bet == 10
+
+
+def test_check_facing_a_bet_is_no_action_said_once() -> None:
+    # The books are silent; TDA 2024 Rules 1, 3: the word binds nothing, the seat still acts.
+    r = make_round(seats=(1, 2, 3))
+    feed_ok(r, act(1, "bet", 10))
+    out = r.feed(act(2, "check"))
+    assert codes(out) == ["CHECK_FACING_BET"] and out[0].seat == 2
+    assert r.feed(act(2, "check")) == [] and r.to_act == 2 and r.committed[2] == 0
+    feed_ok(r, act(2, "call", 10))
+    assert r.to_act == 3 and r.current_bet == 10
 
 
 def test_actions_from_folded_or_all_in_seats_or_after_close_are_bad() -> None:

@@ -739,6 +739,17 @@ def l_misdeal_called() -> Scenario:
 
 
 @scenario
+def l_misdeal_called_on_turn() -> Scenario:
+    s = Scenario("l_misdeal_called_on_turn", "the dealer presses misdeal on the turn: far past the two "
+                                             "actions of 001 §14 and 004 §4(1), the hand is not void: one "
+                                             "MISDEAL_CALLED (error), the hand is checked down and seat 2 "
+                                             "wins (before: voided on the turn)")
+    s.setup().start().deal().preflop().flop().checks().turn().act(2, "check").e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "turn", severity="error").checks((3, 4)).river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
 def l_hole_card_in_muck() -> Scenario:
     s = Scenario("l_hole_card_in_muck", "seat 4's hole card reaches the muck while seat 2 is to act")
     s.setup().start().deal().preflop().flop().gone("seat4", "Qs").card("muck", "Qs")
@@ -1151,6 +1162,92 @@ def f_call_short_left_at_showdown() -> Scenario:
     s.e("exposed", zone="seat2", card="Ah").expect("CORRECTION_NOT_FOLLOWED", 4, "river")
     s.expect("SHOWDOWN_ORDER", 2, "showdown").e("exposed", zone="seat2", card="Kd")
     return _mucks(s, 3, 4).settle(s1=10000, s2=10500, s3=9700, s4=9800)
+
+
+@scenario
+def f_dead_hand_keeps_betting() -> Scenario:
+    s = Scenario("f_dead_hand_keeps_betting", "000 §1.5: seat 4 is found with a third card after two "
+                                              "actions, its hand is dead, but its cards stay and it bets "
+                                              "200 on the flop after seats 2 and 3 checked; seat 2 calls, "
+                                              "seat 3 folds; the turn and river are checked. One "
+                                              "CORRECTION_NOT_FOLLOWED; the bet is followed as played, its "
+                                              "chips stay in the pot, the dead hand cannot win: seat 2 "
+                                              "wins 700 (before: a BAD_EVENT per action, the flop round "
+                                              "lost, rabbit hunts)")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").act(4, "bet", 200)
+    s.expect("CORRECTION_NOT_FOLLOWED", 4, "flop").act(2, "call", 200).act(3, "fold")
+    _mucks(s, 3).turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    for c in ("Qs", "Js", "3c"):
+        s.gone("seat4", c).card("muck", c)
+    return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
+
+
+@scenario
+def f_dead_hand_calls_in_round() -> Scenario:
+    s = Scenario("f_dead_hand_calls_in_round", "000 §1.5: seat 4's hand is dead (a third card after two "
+                                               "actions) while the preflop betting goes on; seat 2 raises "
+                                               "to 300, seat 3 calls and seat 4 calls too: one "
+                                               "CORRECTION_NOT_FOLLOWED, the call is followed as played "
+                                               "(its chips stay in, it cannot win); its later checks are "
+                                               "only noted; seat 2 wins 900 (before: a BAD_EVENT per "
+                                               "action)")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "raise", 300).act(3, "call", 300).act(4, "call", 300).expect("CORRECTION_NOT_FOLLOWED", 4)
+    s.flop().checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 3)
+    for c in ("Qs", "Js", "3c"):
+        s.gone("seat4", c).card("muck", c)
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_dead_hand_mucked_speaks() -> Scenario:
+    s = Scenario("f_dead_hand_mucked_speaks", "000 §1.5: seat 4's hand is dead and its cards are in the "
+                                              "muck (HOLE_CARD_IN_MUCK) when it says check on the flop: "
+                                              "only noted, the hand goes on; seat 2 wins (before: "
+                                              "BAD_EVENT)")
+    s.setup().start().deal().preflop().flop().gone("seat4", "Qs").card("muck", "Qs")
+    s.expect("HOLE_CARD_IN_MUCK", 4, "flop").gone("seat4", "Js").card("muck", "Js")
+    s.act(2, "check").act(3, "check").act(4, "check").turn().checks((2, 3)).river().checks((2, 3))
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    return _mucks(s, 3).settle(**WON)
+
+
+@scenario
+def f_check_facing_bet() -> Scenario:
+    s = Scenario("f_check_facing_bet", "on the flop seat 2 bets 200 and seat 3 says check: the books are "
+                                       "silent, TDA 2024 (Rules 1, 3) read as no action, CHECK_FACING_BET "
+                                       "once; seat 3 then calls 200, seat 4 calls; checked down, seat 2 "
+                                       "wins 900 (before: BAD_EVENT)")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "check")
+    s.expect("CHECK_FACING_BET", 3, "flop").act(3, "call", 200).act(4, "call", 200)
+    s.turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_check_facing_bet_passed_over() -> Scenario:
+    s = Scenario("f_check_facing_bet_passed_over", "on the flop seat 2 bets 200, seat 3 says check "
+                                                   "(CHECK_FACING_BET: no action) and the table moves on: "
+                                                   "seat 4 calls out of turn, the dealer knocks and burns; "
+                                                   "seat 3 never spoke, it counts as folded (PLAYER_SKIPPED, "
+                                                   "001 §8); seats 2 and 4 check down, seat 2 wins 700 "
+                                                   "(before: BAD_EVENT)")
+    s.setup().start().deal().preflop().flop().act(2, "bet", 200).act(3, "check")
+    s.expect("CHECK_FACING_BET", 3, "flop").act(4, "call", 200).expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.turn().expect("PLAYER_SKIPPED", 3, "flop").act(2, "check").act(4, "check")
+    s.river().act(2, "check").act(4, "check").expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 4, 3)
+    return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
 
 
 @scenario

@@ -736,6 +736,39 @@ def misdeal_called() -> Scenario:
 
 
 @stud
+def dead_hand_plays_on() -> Scenario:
+    s = Stud("dead_hand_plays_on", "seat 1 is found with a fourth card after two actions: its hand is dead "
+                                   "(000 §2.4; 004 §4(4)), but its cards stay and it calls the completion: "
+                                   "one CORRECTION_NOT_FOLLOWED, the call is followed as played; it is "
+                                   "dealt its street cards, checks on 4th, bets 40 on 5th, seat 3 calls and "
+                                   "seat 4 folds: the dead hand cannot win, seat 3 takes the pot of 160; "
+                                   "the rest of the cards are only noted (before: a BAD_EVENT per action, "
+                                   "wrong-seat cards and rabbit hunts)")
+    s.setup_stud().begin().deal3().act(3, "bet", 10).act(4, "raise", 20).card("seat1", "Kh")
+    s.expect("DEAL_TOO_MANY_CARDS", 1, "third", "dead_hand").act(1, "call", 20)
+    s.expect("CORRECTION_NOT_FOLLOWED", 1, "third").fold(2).act(3, "call", 20)
+    s.street("fourth").checks((4, 1, 3)).street("fifth").act(4, "check").act(1, "bet", 40).act(3, "call", 40)
+    s.fold(4, (*DOWN[4], UP[4], "Jd", "3c"))
+    s.street("sixth", seats=(1, 3)).checks((1, 3)).street("seventh", seats=(1, 3), up=False).checks((1, 3))
+    s.muck(1, (*DOWN[1], UP[1], "Kh", "8c", "Tc", "Ac", "Th"))
+    return s.next_hand(3).end(3, s1=930, s2=990, s3=1110, s4=970)
+
+
+@stud
+def misdeal_called_fifth_street() -> Scenario:
+    s = Stud("misdeal_called_fifth_street", "5th street, after seat 4 checks, the dealer presses misdeal: "
+                                            "far past the two actions of 001 §14 and 004 §4(1), so the hand "
+                                            "is not void: one MISDEAL_CALLED (error, not a misdeal), seats 1 "
+                                            "and 3 check and the hand is played out as in clean_fixed; next "
+                                            "hand (before: the hand was voided without a word and the rest "
+                                            "of it was lost)")
+    s.setup_stud().begin().deal3().third_fixed().street("fourth").checks().street("fifth").act(4, "check")
+    s.e("console", button="misdeal").expect("MISDEAL_CALLED", None, "fifth", "error").act(1, "check")
+    s.act(3, "check").rest_checked("sixth").expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
 def hole_card_in_muck() -> Scenario:
     s = Stud("hole_card_in_muck", "4th street: seat 1's down-card As reaches the muck while seat 4 is to "
                                   "act: HOLE_CARD_IN_MUCK, seat 1's hand is dead, its chips stay (000 §1.5; "
@@ -1875,6 +1908,31 @@ def card_wrong_seat_left_at_betting() -> Scenario:
     s.expect("CORRECTION_NOT_FOLLOWED", 3, "fourth").up(3, "Kc").act(1, "check").act(3, "check")
     s.rest_checked("fifth").expect("SHOWDOWN_ORDER", 4, "showdown")
     return s.show_three().next_hand(3).end(3, **AFTER_CLEAN)
+
+
+@stud
+def bring_in_all_in_short_called_full() -> Scenario:
+    s = Stud("bring_in_all_in_short_called_full", "seat 3 (2c) brings in all-in for 7, short of the 10 "
+                                                  "bring-in; seat 4 calls the full bring-in of 10 (our "
+                                                  "reading, 002 §3 and TDA 2024 silent: the next seat may "
+                                                  "call the short amount or make the bring-in full; no "
+                                                  "completion), seat 1 completes to 20, seat 2 folds, seat "
+                                                  "4 calls; checked down. Seat 3's queens win the main pot "
+                                                  "of 41, seat 1's aces and tens the side pot of 26 (before: "
+                                                  "a BAD_EVENT per call, premature cards, dead hands)")
+    for seat, stack in ((1, 1000), (2, 1000), (3, 12), (4, 1000)):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=stack)
+    s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS["fixed"]).e("hand_start")
+    for seat in (1, 2, 3, 4):
+        s.e("chips", seat=seat, amount=5)
+    s.deal3().act(3, "allin", 7).act(4, "call", 10).act(1, "raise", 20).fold(2).act(4, "call", 20)
+    for name in ("fourth", "fifth", "sixth", "seventh"):
+        s.street(name, up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").muck(4, (*DOWN[4], "5c"))
+    for seat, cards in ((1, (*DOWN[1], "Th")), (3, (*DOWN[3], "Qs"))):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    return s.end(1, s1=1001, s2=995, s3=41, s4=975)  # the alert names the side pot's winner
 
 
 @stud

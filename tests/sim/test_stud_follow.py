@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("game", ["stud", "mixed"])
 def test_thirty_hands_followed_every_error_detected_no_false_alert(game: str) -> None:
-    hands = list(VirtualTable(seats=7, seed=5, inject=0.3, game=game, rotate=5).hands(30))
+    # seed 7: with the hold'em injector variants the mixed draw of seed 5 held only five errors
+    hands = list(VirtualTable(seats=7, seed=7, inject=0.3, game=game, rotate=5).hands(30))
     stats, alerts = follow(hands, "cuca")
     result = score(hands, alerts)
     assert sum(result.injected.values()) >= 6

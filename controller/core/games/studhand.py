@@ -690,6 +690,12 @@ class StudHand(Hand):
             return [_f("DEAL_EMPTY_SEAT", f"Card dealt to seat {seat}, which is not in this hand", seat=seat,
                        severity="error")]
         got = self.street_got
+        if self.dead_acting and seat in self.dead_acting and seat not in got and self.holds_cards(seat):
+            # A dead hand that kept acting is dealt its street card: the table plays it on (hand.py,
+            # dead_seat_acts); it takes the card, noted, and still cannot win.
+            self._take_street_card(seat, card, f"seat{seat}", getattr(ev, "uid", None), mine)
+            rec.notes.append(f"card {card} to seat {seat} (dead hand playing on) on {self.street} street")
+            return left
         if seat in rec.folded or seat in rec.dead or seat in got:
             zones.put(card, f"seat{seat}", _uid(ev))
             rec.notes.append(f"card {card} to seat {seat} on {self.street} street set aside")
@@ -953,6 +959,11 @@ class StudHand(Hand):
         if not fresh:
             return []
         self.used.add(card)
+        if self.dead_acting and self.dead_plays_on():
+            # The table plays on against a dead hand that kept acting (told once already): the pot is the
+            # live hand's, the cards are only noted.
+            self.record.notes.append(f"card {card} to seat {seat} while a dead hand plays on")
+            return []
         return [_f("RABBIT_HUNT", f"Card {card} dealt to seat {seat} after the betting ended", seat=seat,
                    cards=[card])]
 
