@@ -467,6 +467,16 @@ def _long_side(q: np.ndarray) -> float:
     return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
+def squareness(q: np.ndarray) -> float:
+    """Quad area against mean short side × mean long side: 1 for a rectangle, less the further its
+    corners are from square."""
+    e = np.asarray(q, np.float32)
+    e = e[[1, 2, 3, 0]] - e
+    sides = np.sqrt((e * e).sum(axis=1))
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return _area(q) / max(float(a * b), 1e-6)
+
+
 def _area(q: np.ndarray) -> float:
     return float(cv2.contourArea(np.asarray(q, np.float32)))
 
@@ -517,12 +527,65 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
         x, y, w, h = cv2.boundingRect(contour)
         filled = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(filled, [contour - [x - 1, y - 1]], -1, 1, -1)
+        # Cards of the region that its found neighbours leave whole need no splitter (whose corner
+        # proposals can lie askew across the seam between touching cards).
+        rest = _residual_cards(filled, (x - 1, y - 1), taken, long, small)
+        taken += rest
+        out += [Found(quad=portrait(q / scale), fill=0.0, dark=dark) for q in rest]
+        if rest and area - sum(_overlap(hull, q) for q in taken) < 0.8 * card:
+            continue
         blob = _Blob(contour=contour.reshape(-1, 2).astype(np.float32), filled=filled, origin=(x - 1, y - 1),
                      area=area)
         for q in _split(blob, long, minch, scale):
             if all(_iou(q, t) < 0.3 for t in taken) and edge_contrast(small, q) >= EDGE_MIN:
                 taken.append(q)
                 out.append(Found(quad=portrait(q / scale), fill=0.0, dark=dark))
+    return out
+
+
+RESIDUAL_SIZE = (0.8, 1.25)  # long side of a card left over in a group, against the typical card's
+RESIDUAL_SIDES = 0.85  # … and its opposite sides within this ratio: a whole card seen from above, not a
+# trapezoid cut out of a pile (a card's perspective from overhead is slight; a stretched photo's shear
+# keeps opposite sides equal)
+
+
+def _residual_cards(filled: np.ndarray, origin: tuple[int, int], taken: list[np.ndarray], long: float,
+                    colour: np.ndarray) -> list[np.ndarray]:
+    """Cards a region of touching cards holds besides those found already: what is left of the region
+    once their quads (grown by a pixel: the seam between touching cards) are taken out, where it is a
+    whole card's rectangle of the typical size (a board card touching its neighbours; the outline
+    corners would otherwise propose cards askew across the seam)."""
+    mask = filled.copy()
+    h, w = mask.shape
+    o = np.float32(origin)
+    for t in taken:
+        q = t - o
+        if (q.max(axis=0) < 0).any() or (q.min(axis=0) > [w, h]).any():
+            continue
+        pts = np.round(q).astype(np.int32)
+        cv2.fillConvexPoly(mask, pts, 0)
+        cv2.polylines(mask, [pts], True, 0, 2)
+    # An opening a fifth of a card wide cuts what the region also took in at this level: a band of the
+    # table's grain or a shadow joined to the card at a corner.
+    k = max(3, round(0.2 * long / CARD_ASPECT) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    least = 0.6 * long * long / CARD_ASPECT
+    out = []
+    for c in contours:
+        if cv2.contourArea(c) < least:
+            continue
+        r = _rect_of(c)
+        if r is None or not RESIDUAL_SIZE[0] * long <= r[2] <= RESIDUAL_SIZE[1] * long:
+            continue
+        q = _fit_sides(r[0], c) + o
+        e = q[[1, 2, 3, 0]] - q
+        sides = np.sqrt((e * e).sum(axis=1))
+        if min(sides[0], sides[2]) < RESIDUAL_SIDES * max(sides[0], sides[2]) \
+                or min(sides[1], sides[3]) < RESIDUAL_SIDES * max(sides[1], sides[3]):
+            continue
+        if edge_contrast(colour, q) >= EDGE_MIN:
+            out.append(q)
     return out
 
 
@@ -762,7 +825,7 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     found, long = find_cards(frame, split=not smooth)
     found = _felt_cards(frame, found, smooth, long if found else None)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    found = split_piles(grey, found)
+    found = [f for f in split_piles(grey, found) if squareness(f.quad) >= SQUARE]
     cards = []
     for f, others in zip(found, covers(found, grey), strict=True):
         feats = face_features(frame, f.quad, others)
