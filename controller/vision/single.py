@@ -9,6 +9,7 @@ cards: they are split with the outline-corner search of `detect._split`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -229,6 +230,90 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
     return rects, groups
 
 
+ROW_CARDS = (3, 5)  # cards in a board's row
+ROW_PITCH = (0.6, 0.95)  # row length per card over the row's width: 63 mm + a gap of 0–7 mm over 88 mm,
+# stretched or shortened by the view (rendered and real cameras: 0.65–0.9)
+ROW_EVEN = (0.70, 0.80)  # … with no seam seen, only a row whose card count its length tells
+ROW_SIZE = (0.75, 1.33)  # the row's width against the clean cards' long side, when there are two or more
+ROW_SEAM = 12.0  # grey step across a seam between cards of a row, held along most of the row's width
+_RH = 32  # canonical height (px) of a row searched for its seams
+
+
+def _row_cards(groups: list[tuple[np.ndarray, bool]], colour: np.ndarray, frame: np.ndarray, full: np.ndarray,
+               scale: float, size: float | None) -> list[_Rect]:
+    """A board dealt in a row with the cards touching or a millimetre or two apart is one region at the
+    work scale (the gaps vanish), a filled rectangle as wide as a card is long and 3–5 cards long: no level
+    cuts a single card out, and no card gives the typical size. In such a light region (face-up paper)
+    the seams between the cards still show at full resolution: a straight step across the whole row's
+    width near every n-th of its length, for the one n that fits. The row is cut at its seams."""
+    out: list[_Rect] = []
+    rows: list[np.ndarray] = []
+    for c, dark in groups:
+        if dark:
+            continue
+        (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+        if min(w, h) < 6 or cv2.contourArea(c) < FILL_MIN * w * h:
+            continue
+        ratio = max(w, h) / min(w, h)
+        if not ROW_CARDS[0] * ROW_PITCH[0] <= ratio <= ROW_CARDS[1] * ROW_PITCH[1]:
+            continue
+        # One deck, one size: where clean cards give the size, a row is as wide as a card is long (a
+        # single card stretched long by a squeezed photo is as wide as a card is wide).
+        if size is not None and not ROW_SIZE[0] * size <= min(w, h) <= ROW_SIZE[1] * size:
+            continue
+        box = cv2.boxPoints(((cx, cy), (w, h), ang)).astype(np.float32)
+        if any(_iou(box, r) >= SAME for r in rows) or edge_contrast(colour, box) < EDGE_MIN:
+            continue
+        a, b, d = box[0], box[1], box[3]
+        if np.hypot(*(b - a)) < np.hypot(*(d - a)):
+            a, b, d = box[1], box[2], box[0]
+        cuts = _row_seams(full, np.float32([a, b, b + d - a, d]) / scale, ratio)
+        if cuts is None:
+            # No seams seen (blur, cards overlapping by a millimetre): equal parts, when one count of
+            # cards fits the row's length for an undistorted card and a small gap.
+            n = round(ratio / sum(ROW_EVEN) * 2)
+            if not (ROW_CARDS[0] <= n <= ROW_CARDS[1] and ROW_EVEN[0] <= ratio / n <= ROW_EVEN[1]):
+                continue
+            cuts = [i / n for i in range(n + 1)]
+        along, across = b - a, d - a
+        parts = [np.float32([a + t0 * along, a + t1 * along, a + t1 * along + across,
+                             a + t0 * along + across]) for t0, t1 in itertools.pairwise(cuts)]
+        # A board is face up: every part a face (a single card cut in three has a bare middle).
+        if not all(is_face_up(face_features(frame, portrait(q / scale))) for q in parts):
+            continue
+        rows.append(box)
+        out += [(q, 1.0, False, np.round(q).astype(np.int32).reshape(-1, 1, 2)) for q in parts]
+    return out
+
+
+def _row_seams(full: np.ndarray, quad: np.ndarray, ratio: float) -> list[float] | None:
+    """Where a row of cards (quad: corners 0→1 along the row, 1→2 across, frame pixels) divides into its
+    cards, as shares of its length from 0 to 1; None when no count of 3–5 cards has a seam near each of
+    its n − 1 equal cuts."""
+    wc = max(8, round(_RH * ratio))
+    dst = np.float32([[0, 0], [wc, 0], [wc, _RH], [0, _RH]])
+    img = cv2.warpPerspective(full, cv2.getPerspectiveTransform(quad, dst), (wc, _RH),
+                              flags=cv2.INTER_AREA).astype(np.float32)
+    band = img[round(0.1 * _RH):round(0.9 * _RH)]
+    gx = np.abs(band[:, 2:] - band[:, :-2])  # at columns 1 … wc − 2
+    held = np.sort(gx, axis=0)[round(0.3 * len(gx))]  # the step most rows of the row's width exceed
+    best: tuple[float, list[float]] | None = None
+    for n in range(ROW_CARDS[0], ROW_CARDS[1] + 1):
+        if not ROW_PITCH[0] <= ratio / n <= ROW_PITCH[1]:
+            continue
+        tol = max(1, round(0.12 * wc / n))
+        cuts, weakest = [0.0], np.inf
+        for i in range(1, n):
+            x = round(i * wc / n) - 1
+            lo, hi = max(0, x - tol), min(len(held), x + tol + 1)
+            k = lo + int(np.argmax(held[lo:hi]))
+            weakest = min(weakest, float(held[k]))
+            cuts.append((k + 1) / wc)
+        if weakest >= ROW_SEAM and (best is None or weakest > best[0]):
+            best = (weakest, [*cuts, 1.0])
+    return None if best is None else best[1]
+
+
 def _least_points(min_area: float) -> int:
     """Fewest outline points (CHAIN_APPROX_NONE) of a contour whose bounding box covers `min_area`: the
     outline steps one pixel a point, so it has at least twice the box's longer side less two, and that
@@ -298,6 +383,11 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
     rects, groups = _components(gray, small, min_area, max_area)
     cards = [(_fit_sides(r[0], r[3]), r[1], r[2], r[3]) for r in _nms(rects, small)]
     full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if scale < 1 else gray
+    # A board dealt touching is one region here: cut at its seams, its cards give the size too.
+    clean = [_long_side(r[0]) for r in cards if 1.25 <= _aspect(r[0]) <= 1.65]
+    size = float(np.median(clean)) if len(clean) >= 2 else None
+    cards += [r for r in _row_cards(groups, small, frame, full, scale, size)
+              if all(_iou(r[0], o[0]) < SAME for o in cards)]
     # Two cards squared up (a hole pair) make one card-like rectangle: the top card's own edge across it
     # tells (pile_pair). The typical card size is then the top card's, not the pair's (a table before the
     # flop shows nothing but pairs), and where this finder splits piles itself (`split`) the pair is its
