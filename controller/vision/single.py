@@ -801,6 +801,7 @@ def _uncovered(quad: np.ndarray, others: tuple[np.ndarray, ...], shape: tuple[in
 
 
 FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
+FELT_SIZE = (0.8, 1.25)  # the deck's card size: long side against the level cuts' typical one
 FELT_LONG_AGREE = 0.15  # the felt model's own card size stands within this share of the level cuts' one
 
 
@@ -844,9 +845,28 @@ def _felt_cards(frame: np.ndarray, found: list[Found], smooth: bool | None = Non
             if all(_iou(quads[0], f.quad) < 0.3 for f in out):
                 out.append(Found(quad=quads[0], fill=0.0, dark=False))
             continue
+        if long is not None and _cards_apart(out, quads, long):
+            # One deck, one size: the split made a card too long for the deck where the level cuts
+            # found cards of the deck's size side by side (a board dealt touching, whose two cards it
+            # took for one): theirs stand, and only its card-sized quads clear of them are added.
+            out += [Found(quad=q, fill=0.0, dark=False) for q in quads
+                    if FELT_SIZE[0] * long <= _long_side(q) <= FELT_SIZE[1] * long
+                    and all(_iou(q, f.quad) < 0.3 for f in out)]
+            continue
         out = [f for f in out if all(_iou(f.quad, q) < 0.2 for q in quads)]
         out += [Found(quad=q, fill=0.0, dark=False) for q in quads]
     return out
+
+
+def _cards_apart(found: list[Found], quads: list[np.ndarray], long: float) -> bool:
+    """The felt model's split of a blob (`quads`) has a card longer than the deck's cards, and the level
+    cuts found two or more cards on the blob, all of the deck's size and none on another."""
+    if all(_long_side(q) <= FELT_SIZE[1] * long for q in quads):
+        return False
+    on = [f.quad for f in found if any(_iou(f.quad, q) >= 0.2 for q in quads)]
+    if len(on) < 2 or not all(FELT_SIZE[0] * long <= _long_side(q) <= FELT_SIZE[1] * long for q in on):
+        return False
+    return all(_overlap(a, b) < 0.1 * _area(a) for i, a in enumerate(on) for b in on[i + 1:])
 
 
 PLAIN = 0.04  # centre print below this: a plain back (or a blank region)
