@@ -9,6 +9,7 @@ cards: they are split with the outline-corner search of `detect._split`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -229,6 +230,90 @@ def _components(gray: np.ndarray, colour: np.ndarray, min_area: float, max_area:
     return rects, groups
 
 
+ROW_CARDS = (3, 5)  # cards in a board's row
+ROW_PITCH = (0.6, 0.95)  # row length per card over the row's width: 63 mm + a gap of 0–7 mm over 88 mm,
+# stretched or shortened by the view (rendered and real cameras: 0.65–0.9)
+ROW_EVEN = (0.70, 0.80)  # … with no seam seen, only a row whose card count its length tells
+ROW_SIZE = (0.75, 1.33)  # the row's width against the clean cards' long side, when there are two or more
+ROW_SEAM = 12.0  # grey step across a seam between cards of a row, held along most of the row's width
+_RH = 32  # canonical height (px) of a row searched for its seams
+
+
+def _row_cards(groups: list[tuple[np.ndarray, bool]], colour: np.ndarray, frame: np.ndarray, full: np.ndarray,
+               scale: float, size: float | None) -> list[_Rect]:
+    """A board dealt in a row with the cards touching or a millimetre or two apart is one region at the
+    work scale (the gaps vanish), a filled rectangle as wide as a card is long and 3–5 cards long: no level
+    cuts a single card out, and no card gives the typical size. In such a light region (face-up paper)
+    the seams between the cards still show at full resolution: a straight step across the whole row's
+    width near every n-th of its length, for the one n that fits. The row is cut at its seams."""
+    out: list[_Rect] = []
+    rows: list[np.ndarray] = []
+    for c, dark in groups:
+        if dark:
+            continue
+        (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+        if min(w, h) < 6 or cv2.contourArea(c) < FILL_MIN * w * h:
+            continue
+        ratio = max(w, h) / min(w, h)
+        if not ROW_CARDS[0] * ROW_PITCH[0] <= ratio <= ROW_CARDS[1] * ROW_PITCH[1]:
+            continue
+        # One deck, one size: where clean cards give the size, a row is as wide as a card is long (a
+        # single card stretched long by a squeezed photo is as wide as a card is wide).
+        if size is not None and not ROW_SIZE[0] * size <= min(w, h) <= ROW_SIZE[1] * size:
+            continue
+        box = cv2.boxPoints(((cx, cy), (w, h), ang)).astype(np.float32)
+        if any(_iou(box, r) >= SAME for r in rows) or edge_contrast(colour, box) < EDGE_MIN:
+            continue
+        a, b, d = box[0], box[1], box[3]
+        if np.hypot(*(b - a)) < np.hypot(*(d - a)):
+            a, b, d = box[1], box[2], box[0]
+        cuts = _row_seams(full, np.float32([a, b, b + d - a, d]) / scale, ratio)
+        if cuts is None:
+            # No seams seen (blur, cards overlapping by a millimetre): equal parts, when one count of
+            # cards fits the row's length for an undistorted card and a small gap.
+            n = round(ratio / sum(ROW_EVEN) * 2)
+            if not (ROW_CARDS[0] <= n <= ROW_CARDS[1] and ROW_EVEN[0] <= ratio / n <= ROW_EVEN[1]):
+                continue
+            cuts = [i / n for i in range(n + 1)]
+        along, across = b - a, d - a
+        parts = [np.float32([a + t0 * along, a + t1 * along, a + t1 * along + across,
+                             a + t0 * along + across]) for t0, t1 in itertools.pairwise(cuts)]
+        # A board is face up: every part a face (a single card cut in three has a bare middle).
+        if not all(is_face_up(face_features(frame, portrait(q / scale))) for q in parts):
+            continue
+        rows.append(box)
+        out += [(q, 1.0, False, np.round(q).astype(np.int32).reshape(-1, 1, 2)) for q in parts]
+    return out
+
+
+def _row_seams(full: np.ndarray, quad: np.ndarray, ratio: float) -> list[float] | None:
+    """Where a row of cards (quad: corners 0→1 along the row, 1→2 across, frame pixels) divides into its
+    cards, as shares of its length from 0 to 1; None when no count of 3–5 cards has a seam near each of
+    its n − 1 equal cuts."""
+    wc = max(8, round(_RH * ratio))
+    dst = np.float32([[0, 0], [wc, 0], [wc, _RH], [0, _RH]])
+    img = cv2.warpPerspective(full, cv2.getPerspectiveTransform(quad, dst), (wc, _RH),
+                              flags=cv2.INTER_AREA).astype(np.float32)
+    band = img[round(0.1 * _RH):round(0.9 * _RH)]
+    gx = np.abs(band[:, 2:] - band[:, :-2])  # at columns 1 … wc − 2
+    held = np.sort(gx, axis=0)[round(0.3 * len(gx))]  # the step most rows of the row's width exceed
+    best: tuple[float, list[float]] | None = None
+    for n in range(ROW_CARDS[0], ROW_CARDS[1] + 1):
+        if not ROW_PITCH[0] <= ratio / n <= ROW_PITCH[1]:
+            continue
+        tol = max(1, round(0.12 * wc / n))
+        cuts, weakest = [0.0], np.inf
+        for i in range(1, n):
+            x = round(i * wc / n) - 1
+            lo, hi = max(0, x - tol), min(len(held), x + tol + 1)
+            k = lo + int(np.argmax(held[lo:hi]))
+            weakest = min(weakest, float(held[k]))
+            cuts.append((k + 1) / wc)
+        if weakest >= ROW_SEAM and (best is None or weakest > best[0]):
+            best = (weakest, [*cuts, 1.0])
+    return None if best is None else best[1]
+
+
 def _least_points(min_area: float) -> int:
     """Fewest outline points (CHAIN_APPROX_NONE) of a contour whose bounding box covers `min_area`: the
     outline steps one pixel a point, so it has at least twice the box's longer side less two, and that
@@ -298,6 +383,11 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
     rects, groups = _components(gray, small, min_area, max_area)
     cards = [(_fit_sides(r[0], r[3]), r[1], r[2], r[3]) for r in _nms(rects, small)]
     full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if scale < 1 else gray
+    # A board dealt touching is one region here: cut at its seams, its cards give the size too.
+    clean = [_long_side(r[0]) for r in cards if 1.25 <= _aspect(r[0]) <= 1.65]
+    size = float(np.median(clean)) if len(clean) >= 2 else None
+    cards += [r for r in _row_cards(groups, small, frame, full, scale, size)
+              if all(_iou(r[0], o[0]) < SAME for o in cards)]
     # Two cards squared up (a hole pair) make one card-like rectangle: the top card's own edge across it
     # tells (pile_pair). The typical card size is then the top card's, not the pair's (a table before the
     # flop shows nothing but pairs), and where this finder splits piles itself (`split`) the pair is its
@@ -467,6 +557,16 @@ def _long_side(q: np.ndarray) -> float:
     return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 
+def squareness(q: np.ndarray) -> float:
+    """Quad area against mean short side × mean long side: 1 for a rectangle, less the further its
+    corners are from square."""
+    e = np.asarray(q, np.float32)
+    e = e[[1, 2, 3, 0]] - e
+    sides = np.sqrt((e * e).sum(axis=1))
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return _area(q) / max(float(a * b), 1e-6)
+
+
 def _area(q: np.ndarray) -> float:
     return float(cv2.contourArea(np.asarray(q, np.float32)))
 
@@ -517,12 +617,65 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
         x, y, w, h = cv2.boundingRect(contour)
         filled = np.zeros((h + 2, w + 2), np.uint8)
         cv2.drawContours(filled, [contour - [x - 1, y - 1]], -1, 1, -1)
+        # Cards of the region that its found neighbours leave whole need no splitter (whose corner
+        # proposals can lie askew across the seam between touching cards).
+        rest = _residual_cards(filled, (x - 1, y - 1), taken, long, small)
+        taken += rest
+        out += [Found(quad=portrait(q / scale), fill=0.0, dark=dark) for q in rest]
+        if rest and area - sum(_overlap(hull, q) for q in taken) < 0.8 * card:
+            continue
         blob = _Blob(contour=contour.reshape(-1, 2).astype(np.float32), filled=filled, origin=(x - 1, y - 1),
                      area=area)
         for q in _split(blob, long, minch, scale):
             if all(_iou(q, t) < 0.3 for t in taken) and edge_contrast(small, q) >= EDGE_MIN:
                 taken.append(q)
                 out.append(Found(quad=portrait(q / scale), fill=0.0, dark=dark))
+    return out
+
+
+RESIDUAL_SIZE = (0.8, 1.25)  # long side of a card left over in a group, against the typical card's
+RESIDUAL_SIDES = 0.85  # … and its opposite sides within this ratio: a whole card seen from above, not a
+# trapezoid cut out of a pile (a card's perspective from overhead is slight; a stretched photo's shear
+# keeps opposite sides equal)
+
+
+def _residual_cards(filled: np.ndarray, origin: tuple[int, int], taken: list[np.ndarray], long: float,
+                    colour: np.ndarray) -> list[np.ndarray]:
+    """Cards a region of touching cards holds besides those found already: what is left of the region
+    once their quads (grown by a pixel: the seam between touching cards) are taken out, where it is a
+    whole card's rectangle of the typical size (a board card touching its neighbours; the outline
+    corners would otherwise propose cards askew across the seam)."""
+    mask = filled.copy()
+    h, w = mask.shape
+    o = np.float32(origin)
+    for t in taken:
+        q = t - o
+        if (q.max(axis=0) < 0).any() or (q.min(axis=0) > [w, h]).any():
+            continue
+        pts = np.round(q).astype(np.int32)
+        cv2.fillConvexPoly(mask, pts, 0)
+        cv2.polylines(mask, [pts], True, 0, 2)
+    # An opening a fifth of a card wide cuts what the region also took in at this level: a band of the
+    # table's grain or a shadow joined to the card at a corner.
+    k = max(3, round(0.2 * long / CARD_ASPECT) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    least = 0.6 * long * long / CARD_ASPECT
+    out = []
+    for c in contours:
+        if cv2.contourArea(c) < least:
+            continue
+        r = _rect_of(c)
+        if r is None or not RESIDUAL_SIZE[0] * long <= r[2] <= RESIDUAL_SIZE[1] * long:
+            continue
+        q = _fit_sides(r[0], c) + o
+        e = q[[1, 2, 3, 0]] - q
+        sides = np.sqrt((e * e).sum(axis=1))
+        if min(sides[0], sides[2]) < RESIDUAL_SIDES * max(sides[0], sides[2]) \
+                or min(sides[1], sides[3]) < RESIDUAL_SIDES * max(sides[1], sides[3]):
+            continue
+        if edge_contrast(colour, q) >= EDGE_MIN:
+            out.append(q)
     return out
 
 
@@ -648,6 +801,7 @@ def _uncovered(quad: np.ndarray, others: tuple[np.ndarray, ...], shape: tuple[in
 
 
 FELT_SHARE = 0.8  # share of the frame one smooth colour field must explain for the felt model to apply
+FELT_SIZE = (0.8, 1.25)  # the deck's card size: long side against the level cuts' typical one
 FELT_LONG_AGREE = 0.15  # the felt model's own card size stands within this share of the level cuts' one
 
 
@@ -691,9 +845,28 @@ def _felt_cards(frame: np.ndarray, found: list[Found], smooth: bool | None = Non
             if all(_iou(quads[0], f.quad) < 0.3 for f in out):
                 out.append(Found(quad=quads[0], fill=0.0, dark=False))
             continue
+        if long is not None and _cards_apart(out, quads, long):
+            # One deck, one size: the split made a card too long for the deck where the level cuts
+            # found cards of the deck's size side by side (a board dealt touching, whose two cards it
+            # took for one): theirs stand, and only its card-sized quads clear of them are added.
+            out += [Found(quad=q, fill=0.0, dark=False) for q in quads
+                    if FELT_SIZE[0] * long <= _long_side(q) <= FELT_SIZE[1] * long
+                    and all(_iou(q, f.quad) < 0.3 for f in out)]
+            continue
         out = [f for f in out if all(_iou(f.quad, q) < 0.2 for q in quads)]
         out += [Found(quad=q, fill=0.0, dark=False) for q in quads]
     return out
+
+
+def _cards_apart(found: list[Found], quads: list[np.ndarray], long: float) -> bool:
+    """The felt model's split of a blob (`quads`) has a card longer than the deck's cards, and the level
+    cuts found two or more cards on the blob, all of the deck's size and none on another."""
+    if all(_long_side(q) <= FELT_SIZE[1] * long for q in quads):
+        return False
+    on = [f.quad for f in found if any(_iou(f.quad, q) >= 0.2 for q in quads)]
+    if len(on) < 2 or not all(FELT_SIZE[0] * long <= _long_side(q) <= FELT_SIZE[1] * long for q in on):
+        return False
+    return all(_overlap(a, b) < 0.1 * _area(a) for i, a in enumerate(on) for b in on[i + 1:])
 
 
 PLAIN = 0.04  # centre print below this: a plain back (or a blank region)
@@ -762,7 +935,7 @@ def detect_single(frame: np.ndarray, reads: ReadCache = READS) -> Detection:
     found, long = find_cards(frame, split=not smooth)
     found = _felt_cards(frame, found, smooth, long if found else None)
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    found = split_piles(grey, found)
+    found = [f for f in split_piles(grey, found) if squareness(f.quad) >= SQUARE]
     cards = []
     for f, others in zip(found, covers(found, grey), strict=True):
         feats = face_features(frame, f.quad, others)
