@@ -139,6 +139,7 @@ class BoardPart(HandBase):
             out += self.exposed_kept_at_seat(ev.t)  # the exposed hole card's last moment to leave
             if self.phase != DUE:
                 return out  # that dead hand left one player: the hand is over
+        self._extra_burn_restored(card)
         out += self._owed_before_board(card)
         out += self._knock_check(card, "Board card")
         if self.burn_fix_back == "pending":
@@ -168,6 +169,14 @@ class BoardPart(HandBase):
                     self.record.burns.append(b)
             out += self._open_street(ev.t)
         return out
+
+    def _extra_burn_restored(self, card: str) -> None:
+        """BURN_EXTRA: the burn that went back on the stub is dealt as this street's board card. That puts
+        the cards right (003 (5), (6); 004 §8(2)): the board is what it would have been, so that card is
+        no longer owed as the next street's burn (before, that burn was a CORRECTION_NOT_FOLLOWED)."""
+        nxt = self.street_i + 1
+        if nxt < len(self.game.streets) and self.must_burn.get(self.game.streets[nxt]) == card:
+            del self.must_burn[self.game.streets[nxt]]
 
     def _flop_stood_in_runout(self, fix: Fix | None) -> bool:
         """All-in runout, a four-card flop to be recalled (this profile's remedy, or nothing owed once the

@@ -642,6 +642,31 @@ def b_burn_extra() -> Scenario:
 
 
 @scenario
+def f_burn_extra_restored_to_flop() -> Scenario:
+    s = Scenario("f_burn_extra_restored_to_flop", "003 (5): two burns before the flop; the dealer puts the "
+                                                  "second (Kh) back on the stub and deals it as the flop's "
+                                                  "first card, so the board is what it would have been: no "
+                                                  "burn is owed at the turn (before: a false "
+                                                  "CORRECTION_NOT_FOLLOWED at the turn's burn)",
+                 profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s")
+    s.card("burn", "Kh").expect("BURN_EXTRA", None, "flop").gone("burn", "Kh")
+    s.card("board", "Kh").card("board", "8d").card("board", "2c")
+    return _to_river(s)
+
+
+@scenario
+def f_burn_extra_restored_runout() -> Scenario:
+    s = Scenario("f_burn_extra_restored_runout", "all-in runout (003 (6): no betting, corrected before the "
+                                                 "pot is pushed): two burns before the turn, the second (Jh) "
+                                                 "goes back and is dealt as the turn; the river with its "
+                                                 "usual burn raises nothing")
+    _all_in_preflop(s).flop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s")
+    s.card("burn", "Jh").expect("BURN_EXTRA", None, "turn").gone("burn", "Jh").card("board", "Jh").river()
+    return _runout_showdown(s)
+
+
+@scenario
 def b_burn_exposed() -> Scenario:
     s = Scenario("b_burn_exposed", "the flop burn card is seen face up; no correction")
     s.setup().start().deal().preflop().flop().e("exposed", zone="burn", card="3s")
@@ -1461,6 +1486,21 @@ def f_burn_missing_turn_runout() -> Scenario:
     _all_in_preflop(s).flop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="4s")
     s.expect("BURN_MISSING_TURN", None, "turn").gone("board", "4s").card("burn", "4s").card("board", "Jh")
     s.river()
+    return _runout_showdown(s)
+
+
+@scenario
+def f_burn_missing_turn_runout_found_after_river() -> Scenario:
+    s = Scenario("f_burn_missing_turn_runout_found_after_river",
+                 "003 (6): with no betting because of an all-in, a missed burn is put right if found before "
+                 "the pot is pushed. The turn 4s came without a burn, then burn Jh and river 7h (seat 3's "
+                 "trips); after the river the dealer moves 4s to the burns, Jh to the turn, 7h to the burns "
+                 "and deals 9c: the board is the one it would have been and seat 2's kings win (before: "
+                 "two RABBIT_HUNT and the pot judged on the wrong board, seat 3 paid)", profile="classic")
+    _all_in_preflop(s).flop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="4s")
+    s.expect("BURN_MISSING_TURN", None, "turn").street("Jh", "7h")
+    s.gone("board", "4s").card("burn", "4s").gone("burn", "Jh").card("board", "Jh")
+    s.gone("board", "7h").card("burn", "7h").card("board", "9c")
     return _runout_showdown(s)
 
 
