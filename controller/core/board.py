@@ -64,12 +64,22 @@ class BoardPart(HandBase):
             out.append(_f("CORRECTION_NOT_FOLLOWED", f"Burn card {card} before the {s}; expected: {want} as "
                                                      f"the burn card", cards=[card]))
         self.burns_now.append(card)
+        if len(self.burns_now) == 2 and s in self.makeup_burn:
+            self.makeup_burn.discard(s)  # the burn the stood street missed: the cards come as they would have
+            return out
         if len(self.burns_now) == 2:
             self.burn_fix_back = "pending"
             out.append(_f("BURN_EXTRA", f"Second burn card {card} before the {s} (first: "
                                         f"{self.burns_now[0]})",
                           cards=list(self.burns_now)))
         return out
+
+    def made_up_burn_allowed(self, street: str) -> None:
+        """A street dealt without a burn stood: under 003 (6) the next street may burn two cards, so its
+        card is the one it would have been; that second burn is not BURN_EXTRA."""
+        i = self.game.streets.index(street) + 1 if street in self.game.streets else len(self.game.streets)
+        if self.profile.missed_burn_made_up and i < len(self.game.streets):
+            self.makeup_burn.add(self.game.streets[i])
 
     def _skip_reason(self, s: str) -> str:
         if self.must_burn.get(s) and self.must_burn[s] == self.exposed_card:

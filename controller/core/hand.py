@@ -317,6 +317,7 @@ class Hand(DealPart, BoardPart):
             fix, self.fix = self.fix, None
             if fix.code.startswith("BURN_MISSING"):
                 rec.notes.append(f"{fix.code}: not corrected before two actions; the board stands")
+                self.made_up_burn_allowed(fix.street)
             else:
                 out.append(_f("CORRECTION_NOT_FOLLOWED", f"{rnd.actions_taken} actions taken on the "
                                                          f"{fix.street} "

@@ -170,6 +170,7 @@ class HandBase:
         self.burn_fix_back: str | None = None  # BURN_EXTRA: one burn must go back on the stub
         # corrections owed (see docs/rules.md)
         self.skip_burn: set[str] = set()
+        self.makeup_burn: set[str] = set()  # 003 (6): a street that may take two burns (a missed one stood)
         self.must_burn: dict[str, str] = {}
         self.forbid: dict[str, str] = {}
         self.must_leave: dict[str, str] = {}  # card → zone it must leave before the next board card

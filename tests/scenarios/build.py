@@ -1039,6 +1039,31 @@ def f_extra_card_first_seat_late() -> Scenario:
     return _to_river(s)
 
 
+def _extra_card_after_two(s: Scenario) -> Scenario:
+    """Seat 4 calls, seat 1 folds (two actions); then a third card (3s) reaches seat 2, the first seat."""
+    s.setup().start().deal().act(4, "call", 100)
+    return _seat1_folds(s).card("seat2", "3s")
+
+
+@scenario
+def f_extra_card_first_seat_after_two_uesg() -> Scenario:
+    s = Scenario("f_extra_card_first_seat_after_two_uesg",
+                 "004 §4(4): a third card to the first seat found after two actions: one card is drawn and "
+                 "used as the burn, the hand plays (also 003 (3), which sets no limit); before: a dead hand, "
+                 "and every later action of seat 2 a BAD_EVENT", profile="uesg")
+    _extra_card_after_two(s).expect("DEAL_EXTRA_CARD_FIRST_SEAT", 2, "preflop", "error")
+    s.gone("seat2", "3s").act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_extra_card_first_seat_after_two_handbuch() -> Scenario:
+    s = Scenario("f_extra_card_first_seat_after_two_handbuch", "profile pair: 000 §2.4 makes a hand with the "
+                                                              "wrong number of cards found after two actions "
+                                                              "dead", profile="handbuch")
+    return _extra_card_after_two(s).expect("DEAL_TOO_MANY_CARDS", 2, "preflop", "dead_hand")
+
+
 def _refused_raise(s: Scenario) -> Scenario:
     """Seat 3 is short (900); on the flop seat 2 bets 800, seat 3 is all-in 900 (not a full raise), seat 4
     calls, and seat 2 raises to 2000: refused (001 §8.2 example 2)."""
@@ -1487,6 +1512,33 @@ def f_burn_missing_turn_runout() -> Scenario:
     s.expect("BURN_MISSING_TURN", None, "turn").gone("board", "4s").card("burn", "4s").card("board", "Jh")
     s.river()
     return _runout_showdown(s)
+
+
+@scenario
+def f_burn_missing_turn_stands_river_made_up() -> Scenario:
+    s = Scenario("f_burn_missing_turn_stands_river_made_up",
+                 "003 (6): the turn 4s came without a burn and stood (two actions); the later cards must "
+                 "come as if there had been no error, so the dealer burns two (Jh 5s) and the river is 9c, "
+                 "the card it would have been: no BURN_EXTRA (before: BURN_EXTRA, CORRECTION_NOT_FOLLOWED)",
+                 profile="classic")
+    s.setup().start().deal().preflop().flop().checks().e("knock", dt=1.0)
+    s.e("card", dt=1.0, zone="board", card="4s").expect("BURN_MISSING_TURN", None, "turn").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="Jh").card("burn", "5s").card("board", "9c")
+    s.checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_burn_missing_flop_stands_turn_made_up() -> Scenario:
+    s = Scenario("f_burn_missing_flop_stands_turn_made_up",
+                 "003 (6) after 003 (5): the flop came without a burn (3s Kh 8d) and stood after two "
+                 "actions; the turn is dealt as it would have been: burns 2c and 4s, turn Jh; no BURN_EXTRA",
+                 profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="3s")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "Kh").card("board", "8d").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="2c").card("burn", "4s").card("board", "Jh")
+    s.checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
 
 
 @scenario
