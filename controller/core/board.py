@@ -475,6 +475,9 @@ class BoardPart(HandBase):
         if nxt == "turn":
             self.forbid["turn"] = card
             self.skip_burn.add("river")
+            # 003 (9): a burn, then the would-be river as the turn. A turn owed no burn (003 (4): the fourth
+            # flop card was its burn) had it already: the early card used that up, the correction burns.
+            self.skip_burn.discard("turn")
             return [_f("TURN_PREMATURE", f"Turn card {card} dealt before {s} betting closed ({pending})",
                        cards=[card],
                        remedy=f"Set {card} aside; finish the {s} betting; burn; the next card is the turn; "

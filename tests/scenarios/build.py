@@ -921,6 +921,21 @@ def _five_redealt(s: Scenario, *flop: str, dt: float = 1.0) -> Scenario:
 
 
 @scenario
+def f_four_card_flop_then_premature_turn_classic() -> Scenario:
+    s = Scenario("f_four_card_flop_then_premature_turn_classic",
+                 "003 (4) then 003 (9): the flop has a fourth card (4s), burned face up as the turn's burn; "
+                 "then Jh is turned while the flop betting is open. The correction burns (5s) and deals the "
+                 "would-be river 9c as the turn, the river comes without a burn (before: the burn was a "
+                 "CORRECTION_NOT_FOLLOWED and the river a false BURN_MISSING_RIVER)", profile="classic")
+    s.setup().start().deal().preflop().flop().card("board", "4s").expect("FLOP_TOO_MANY_CARDS", None, "flop")
+    s.gone("board", "4s").card("burn", "4s").act(2, "check").card("board", "Jh")
+    s.expect("TURN_PREMATURE", None, "flop").gone("board", "Jh").act(3, "check").act(4, "check")
+    s.street("5s", "9c").checks().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="6h").checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
 def f_five_card_flop_cuca() -> Scenario:
     s = Scenario("f_five_card_flop_cuca", "001 §14 (2.): five flop cards; all go back, the stub is "
                                           "reshuffled and a new flop comes without a burn")
