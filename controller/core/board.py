@@ -116,6 +116,9 @@ class BoardPart(HandBase):
         fix = self.fix
         if fix is not None and fix.kind == "to_burn" and card in fix.cards:
             fix.moved = card
+            if fix.early_card is not None:  # the flop's new card is already out: the flop is right again
+                self.fix = None
+                self.record.burns.append(card)
             return out
         if card in self.must_burn.values():
             return out
@@ -411,6 +414,14 @@ class BoardPart(HandBase):
             self.fix = None  # a fifth (sixth …) flop card: the same error, now under the 5+ reading
             self.skip_burn.discard("turn")
             return out + self._too_many_flop(card)
+        if (fix is not None and fix.kind == "to_burn" and fix.street == s == "flop" and fix.moved is None
+                and fix.early_card is None and rnd.actions_taken == 0):
+            # The card that completes the flop came before the first flop card went to the burns (003 (5),
+            # 004 §8(2)): either order puts the flop right, so it is followed, not a failed correction.
+            fix.early_card = card
+            self.record.board.append(card)
+            self.board_now.append(card)
+            return out
         if fix is not None:
             self.fix = None
             out.append(_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {fix.code} is open; "

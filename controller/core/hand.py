@@ -315,7 +315,7 @@ class Hand(DealPart, BoardPart):
         self._sync_committed()
         if self.fix is not None and self.limit_reached():
             fix, self.fix = self.fix, None
-            if fix.code.startswith("BURN_MISSING"):
+            if fix.code.startswith("BURN_MISSING") and fix.early_card is None:  # else four cards lie there
                 rec.notes.append(f"{fix.code}: not corrected before two actions; the board stands")
                 self.made_up_burn_allowed(fix.street)
             else:

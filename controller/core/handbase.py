@@ -93,6 +93,7 @@ class Fix:
     moved: str | None = None
     redeal_burn: bool = False
     expect: str = ""
+    early_card: str | None = None  # to_burn on the flop: the completing card came before the move
 
 
 def _f(code: str, message: str, *, seat: int | None = None, cards: Sequence[str] = (),

@@ -1005,6 +1005,30 @@ def f_burn_missing_turn_corrected_late() -> Scenario:
 
 
 @scenario
+def f_burn_missing_flop_completed_first() -> Scenario:
+    s = Scenario("f_burn_missing_flop_completed_first",
+                 "003 (5): the flop 3s Kh 8d came without a burn; the dealer first turns the card that "
+                 "completes the flop (2c), then moves 3s to the burns: the flop is right (Kh 8d 2c), the "
+                 "turn comes with its usual burn (before: CORRECTION_NOT_FOLLOWED, BURN_EXTRA and another "
+                 "CORRECTION_NOT_FOLLOWED)", profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="3s")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "Kh").card("board", "8d").card("board", "2c")
+    s.gone("board", "3s").card("burn", "3s")
+    return _to_river(s)
+
+
+@scenario
+def f_burn_missing_flop_completed_first_left() -> Scenario:
+    s = Scenario("f_burn_missing_flop_completed_first_left",
+                 "as f_burn_missing_flop_completed_first, but 3s is never moved: four cards lie there when "
+                 "two seats have acted, one CORRECTION_NOT_FOLLOWED", profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="3s")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "Kh").card("board", "8d").card("board", "2c")
+    s.act(2, "check").act(3, "check").expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    return s
+
+
+@scenario
 def f_burn_missing_flop_corrected_on_turn() -> Scenario:
     s = Scenario("f_burn_missing_flop_corrected_on_turn", "the flop comes without a burn and stands after "
                                                           "two actions; the dealer burns two cards before "
