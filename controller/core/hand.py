@@ -490,6 +490,8 @@ class Hand(DealPart, BoardPart):
         """After the betting a live hand's card (its cards are dealt in) mucked unseen is booked so."""
         rec = self.record
         if card not in rec.shown.get(owner, ()) and owner not in rec.folded and owner not in rec.dead:
+            if owner not in rec.mucked_unshown:
+                rec.muck_order.append(owner)
             rec.mucked_unshown.add(owner)
 
     def h_muck(self, ev: Event, card: str | None) -> list[Finding]:

@@ -1713,6 +1713,26 @@ def f_last_card_exposed_all_in_blind() -> Scenario:
     return s
 
 
+@scenario
+def f_play_the_board_both_muck() -> Scenario:
+    s = Scenario("f_play_the_board_both_muck",
+                 "003 (11) heads-up: the board (9h-Kh straight flush) plays for both; seat 2 mucks unseen "
+                 "first and loses its claim, then seat 1 mucks too: when it did, it was the only claim left, "
+                 "so it wins the pot (000 §4.1); before, both claims were lost and the pot was split")
+    s.setup(players=2)
+    s.e("hand_start", button=1).e("chips", seat=1, amount=50).e("chips", seat=2, amount=100)
+    s.card("seat2", "Ac").card("seat1", "3c").card("seat2", "2d").card("seat1", "4d")
+    s.act(1, "call", 100).act(2, "check").street("2s", "9h", "Th", "Jh").act(2, "check").act(1, "check")
+    s.street("3s", "Qh").act(2, "check").act(1, "check").street("4s", "Kh").act(2, "check").act(1, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.gone("seat2", "Ac").card("muck", "Ac").gone("seat2", "2d").card("muck", "2d")
+    s.gone("seat1", "3c").card("muck", "3c").gone("seat1", "4d").card("muck", "4d")
+    s.e("session_end", dt=2.0).expect("PLAY_THE_BOARD_UNDECLARED", 2, "showdown")
+    s.expect("POT_AWARD", 1, "showdown")
+    s.stacks = {1: 10100, 2: 9900}
+    return s
+
+
 # --- limit hold'em (issue 13): fixed, pot and spread limit, each followed to settlement ---------------
 def _limit_setup(s: Scenario, limit: dict[str, Any], stacks: dict[int, int] | None = None) -> Scenario:
     for seat in range(1, 5):
