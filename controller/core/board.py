@@ -64,12 +64,22 @@ class BoardPart(HandBase):
             out.append(_f("CORRECTION_NOT_FOLLOWED", f"Burn card {card} before the {s}; expected: {want} as "
                                                      f"the burn card", cards=[card]))
         self.burns_now.append(card)
+        if len(self.burns_now) == 2 and s in self.makeup_burn:
+            self.makeup_burn.discard(s)  # the burn the stood street missed: the cards come as they would have
+            return out
         if len(self.burns_now) == 2:
             self.burn_fix_back = "pending"
             out.append(_f("BURN_EXTRA", f"Second burn card {card} before the {s} (first: "
                                         f"{self.burns_now[0]})",
                           cards=list(self.burns_now)))
         return out
+
+    def made_up_burn_allowed(self, street: str) -> None:
+        """A street dealt without a burn stood: under 003 (6) the next street may burn two cards, so its
+        card is the one it would have been; that second burn is not BURN_EXTRA."""
+        i = self.game.streets.index(street) + 1 if street in self.game.streets else len(self.game.streets)
+        if self.profile.missed_burn_made_up and i < len(self.game.streets):
+            self.makeup_burn.add(self.game.streets[i])
 
     def _skip_reason(self, s: str) -> str:
         if self.must_burn.get(s) and self.must_burn[s] == self.exposed_card:
@@ -106,6 +116,9 @@ class BoardPart(HandBase):
         fix = self.fix
         if fix is not None and fix.kind == "to_burn" and card in fix.cards:
             fix.moved = card
+            if fix.early_card is not None:  # the flop's new card is already out: the flop is right again
+                self.fix = None
+                self.record.burns.append(card)
             return out
         if card in self.must_burn.values():
             return out
@@ -139,6 +152,7 @@ class BoardPart(HandBase):
             out += self.exposed_kept_at_seat(ev.t)  # the exposed hole card's last moment to leave
             if self.phase != DUE:
                 return out  # that dead hand left one player: the hand is over
+        self._extra_burn_restored(card)
         out += self._owed_before_board(card)
         out += self._knock_check(card, "Board card")
         if self.burn_fix_back == "pending":
@@ -168,6 +182,14 @@ class BoardPart(HandBase):
                     self.record.burns.append(b)
             out += self._open_street(ev.t)
         return out
+
+    def _extra_burn_restored(self, card: str) -> None:
+        """BURN_EXTRA: the burn that went back on the stub is dealt as this street's board card. That puts
+        the cards right (003 (5), (6); 004 §8(2)): the board is what it would have been, so that card is
+        no longer owed as the next street's burn (before, that burn was a CORRECTION_NOT_FOLLOWED)."""
+        nxt = self.street_i + 1
+        if nxt < len(self.game.streets) and self.must_burn.get(self.game.streets[nxt]) == card:
+            del self.must_burn[self.game.streets[nxt]]
 
     def _flop_stood_in_runout(self, fix: Fix | None) -> bool:
         """All-in runout, a four-card flop to be recalled (this profile's remedy, or nothing owed once the
@@ -392,6 +414,14 @@ class BoardPart(HandBase):
             self.fix = None  # a fifth (sixth …) flop card: the same error, now under the 5+ reading
             self.skip_burn.discard("turn")
             return out + self._too_many_flop(card)
+        if (fix is not None and fix.kind == "to_burn" and fix.street == s == "flop" and fix.moved is None
+                and fix.early_card is None and rnd.actions_taken == 0):
+            # The card that completes the flop came before the first flop card went to the burns (003 (5),
+            # 004 §8(2)): either order puts the flop right, so it is followed, not a failed correction.
+            fix.early_card = card
+            self.record.board.append(card)
+            self.board_now.append(card)
+            return out
         if fix is not None:
             self.fix = None
             out.append(_f("CORRECTION_NOT_FOLLOWED", f"Board card {card} dealt while {fix.code} is open; "
@@ -456,6 +486,9 @@ class BoardPart(HandBase):
         if nxt == "turn":
             self.forbid["turn"] = card
             self.skip_burn.add("river")
+            # 003 (9): a burn, then the would-be river as the turn. A turn owed no burn (003 (4): the fourth
+            # flop card was its burn) had it already: the early card used that up, the correction burns.
+            self.skip_burn.discard("turn")
             return [_f("TURN_PREMATURE", f"Turn card {card} dealt before {s} betting closed ({pending})",
                        cards=[card],
                        remedy=f"Set {card} aside; finish the {s} betting; burn; the next card is the turn; "

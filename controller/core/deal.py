@@ -378,8 +378,10 @@ class DealPart(HandBase):
         if self.street_i > 0 and self._still_preflop():
             self.event_street = "preflop"  # the deal's error, though the hand moved on to the flop
         # A late third card to the first seat (before the action limit) is still the one extra card of
-        # 001 §14 (4.) / 003 (3): it goes back as the flop's burn; not a misdeal.
-        if seat == first and self.extra_first is None and not self.limit_reached() and self._still_preflop():
+        # 001 §14 (4.) / 003 (3): it goes back as the flop's burn; not a misdeal. 003 (3) and 004 §4(4)
+        # keep the hand after the limit too (profile `late_extra_card_is_burn`).
+        in_time = not self.limit_reached() or self.profile.late_extra_card_is_burn
+        if seat == first and self.extra_first is None and in_time and self._still_preflop():
             self.extra_first = card
             self.holes[seat].remove(card)  # not part of the seat's hand: it is the next burn
             self.record.hole[seat].remove(card)

@@ -113,16 +113,25 @@ class Hand(DealPart, BoardPart):
         assert card is not None
         fix, rec = self.fix, self.record
         old = next(iter(fix.cards)) if fix is not None and len(fix.cards) == 1 else None
-        if (fix is None or fix.kind != "to_burn" or old is None or not rec.board or rec.board[-1] != old
+        if (fix is None or fix.kind != "to_burn" or old is None or (old not in rec.board and fix.moved != old)
                 or self.zones.zone_of(old) == "board"):
+            return self.h_rabbit(ev, card)
+        lying = [c for c in rec.board if self.zones.zone_of(c) == "board"]
+        if len(lying) >= sum(self.game.board_cards.values()):
             return self.h_rabbit(ev, card)
         out = self._arrive(card, "board", ev)
         if out:
             return out
-        self.fix = None
-        rec.board[-1] = card
-        rec.burns.append(old)
-        rec.notes.append(f"{old} burned and {card} dealt after the betting ({fix.code})")
+        # 003 (6): with no betting because of an all-in, a missed burn is put right until the pot is
+        # pushed, also a turn's found after the river: the cards after it move up (the turn without a
+        # burn goes to the burns, the card burned for the river becomes the turn, the river goes to the
+        # burns, a new river). The board the hands are judged on is what lies there; the correction
+        # stays open until the board is full again.
+        if fix.moved != old:
+            fix.moved = old
+            rec.burns.append(old)
+            rec.notes.append(f"{old} burned and the board completed after the betting ({fix.code})")
+        rec.board[:] = [*lying, card]
         return []
 
     def h_misdeal(self, ev: Event, card: str | None) -> list[Finding]:
@@ -379,8 +388,9 @@ class Hand(DealPart, BoardPart):
         self._sync_committed()
         if self.fix is not None and self.limit_reached():
             fix, self.fix = self.fix, None
-            if fix.code.startswith("BURN_MISSING"):
+            if fix.code.startswith("BURN_MISSING") and fix.early_card is None:  # else four cards lie there
                 rec.notes.append(f"{fix.code}: not corrected before two actions; the board stands")
+                self.made_up_burn_allowed(fix.street)
             else:
                 out.append(_f("CORRECTION_NOT_FOLLOWED", f"{rnd.actions_taken} actions taken on the "
                                                          f"{fix.street} "
@@ -553,6 +563,8 @@ class Hand(DealPart, BoardPart):
         """After the betting a live hand's card (its cards are dealt in) mucked unseen is booked so."""
         rec = self.record
         if card not in rec.shown.get(owner, ()) and owner not in rec.folded and owner not in rec.dead:
+            if owner not in rec.mucked_unshown:
+                rec.muck_order.append(owner)
             rec.mucked_unshown.add(owner)
 
     def h_muck(self, ev: Event, card: str | None) -> list[Finding]:

@@ -93,6 +93,7 @@ class Fix:
     moved: str | None = None
     redeal_burn: bool = False
     expect: str = ""
+    early_card: str | None = None  # to_burn on the flop: the completing card came before the move
 
 
 def _f(code: str, message: str, *, seat: int | None = None, cards: Sequence[str] = (),
@@ -170,6 +171,7 @@ class HandBase:
         self.burn_fix_back: str | None = None  # BURN_EXTRA: one burn must go back on the stub
         # corrections owed (see docs/rules.md)
         self.skip_burn: set[str] = set()
+        self.makeup_burn: set[str] = set()  # 003 (6): a street that may take two burns (a missed one stood)
         self.must_burn: dict[str, str] = {}
         self.forbid: dict[str, str] = {}
         self.must_leave: dict[str, str] = {}  # card → zone it must leave before the next board card

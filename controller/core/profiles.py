@@ -51,6 +51,12 @@ class Profile:
     # A card seen face up in the stub (boxed) that the dealer then turns as a flop, turn or river card:
     # 004 §5 takes a boxed card out of play; 000 §2.5-§2.7 say such a board card is valid and dealt.
     boxed_board_card_plays: bool = False
+    # A missed burn that stood (two actions taken): 003 (6) deals the later cards as they would have
+    # come, so the next street may take two burns; the other books are silent (a second burn is BURN_EXTRA).
+    missed_burn_made_up: bool = False
+    # One extra card to the first seat found after the action limit: 003 (3) sets no limit and 004 §4(4)
+    # has the floor draw one card as the burn, so the hand plays; 000 §2.4 and 001 §14 make it dead.
+    late_extra_card_is_burn: bool = False
     knock_pause_s: float = 0.8
     action_time_s: float = 60.0
     all_in_time_s: float = 120.0
@@ -77,12 +83,13 @@ PROFILES: dict[str, Profile] = {
             name="uesg", title="Dealer- und Floorman-Ordnung, ÜSG (004)",
             flop_no_burn="restore_before_bet", four_card_flop="extra_is_next_burn",
             five_plus_flop="extra_is_next_burn", all_in_reopen="full_raise",  # 004 is silent: handbuch's
-            premature_turn="reshuffle",
+            premature_turn="reshuffle", late_extra_card_is_burn=True,
         ),
         Profile(
             name="classic", title="Hold'em irregularities, classic card-room rules (003)",
             flop_no_burn="correct_or_reshuffle", four_card_flop="fourth_is_exposed_burn",
             five_plus_flop="reshuffle_stub_redeal", all_in_reopen="full_raise",
+            missed_burn_made_up=True, late_extra_card_is_burn=True,
         ),
         Profile(
             name="tda", title="TDA 2024 (public Tournament Directors Association rules)",

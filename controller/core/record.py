@@ -57,6 +57,7 @@ class HandRecord:
     all_in_order: list[int] = field(default_factory=list)  # seats in the order they went all-in
     shown: dict[int, list[str]] = field(default_factory=dict)  # hole cards seen face up after betting
     mucked_unshown: set[int] = field(default_factory=set)  # reached the muck at showdown unseen
+    muck_order: list[int] = field(default_factory=list)  # the same seats, in the order they mucked
     last_aggressor: dict[str, int | None] = field(default_factory=dict)  # street → last bettor/raiser
     notes: list[str] = field(default_factory=list)  # irregularities, for hand-history comments
     ended: HandEnd = "open"

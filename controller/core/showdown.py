@@ -81,6 +81,7 @@ class Showdown:
         self._shown_cache: dict[int, bool] = {}
         self.shown: dict[int, list[str]] = {s: list(c) for s, c in record.shown.items()}
         self.mucked: set[int] = set(record.mucked_unshown)
+        self.muck_order: list[int] = list(record.muck_order)
         self._uncalled_done = False
 
     # --- contributions -------------------------------------------------------------------------------
@@ -164,6 +165,8 @@ class Showdown:
         for owner, cards in self.record.hole.items():  # `_owner`, inlined: every mucked card asks
             if card in cards:
                 if card not in self.shown.get(owner, ()):
+                    if owner not in self.mucked:
+                        self.muck_order.append(owner)
                     self.mucked.add(owner)
                 break
 
@@ -277,6 +280,9 @@ class Showdown:
                     claim.append(s)  # the others gave up: it wins unseen, nothing to report
                     continue
                 if plays_the_board(self.record.hole.get(s, []), self.record.board):
+                    if self._last_to_muck(pot, s):
+                        claim.append(s)  # it was the only claim left when it mucked: it wins (000 §4.1)
+                        continue
                     if ("board", s) not in flagged:
                         flagged.add(("board", s))
                         findings.append(self._board_finding(s))
@@ -297,6 +303,14 @@ class Showdown:
         """000 §4.1: once every other claimant of the pot has mucked without showing, the seat left wins
         it without a showdown; only a hand among rival claims has to be shown (001 §9 lets losers muck)."""
         return seat not in self.mucked and all(s in self.mucked for s in pot.eligible if s != seat)
+
+    def _last_to_muck(self, pot: Pot, seat: int) -> bool:
+        """Every claimant of the pot mucked unseen and this seat did so last: when it mucked it was the only
+        claim left (the others had given theirs up, 003 (11) for a board player), so the pot is its own
+        (000 §4.1), not shared among hands that all lost their claim."""
+        order = [s for s in self.muck_order if s in pot.eligible]
+        return (bool(order) and order[-1] == seat
+                and all(s in self.mucked for s in pot.eligible))
 
     def _unknown_result(self, pot: Pot, known: list[int]) -> bool:
         unread = [s for s in pot.eligible if s not in self.mucked

@@ -642,6 +642,31 @@ def b_burn_extra() -> Scenario:
 
 
 @scenario
+def f_burn_extra_restored_to_flop() -> Scenario:
+    s = Scenario("f_burn_extra_restored_to_flop", "003 (5): two burns before the flop; the dealer puts the "
+                                                  "second (Kh) back on the stub and deals it as the flop's "
+                                                  "first card, so the board is what it would have been: no "
+                                                  "burn is owed at the turn (before: a false "
+                                                  "CORRECTION_NOT_FOLLOWED at the turn's burn)",
+                 profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s")
+    s.card("burn", "Kh").expect("BURN_EXTRA", None, "flop").gone("burn", "Kh")
+    s.card("board", "Kh").card("board", "8d").card("board", "2c")
+    return _to_river(s)
+
+
+@scenario
+def f_burn_extra_restored_runout() -> Scenario:
+    s = Scenario("f_burn_extra_restored_runout", "all-in runout (003 (6): no betting, corrected before the "
+                                                 "pot is pushed): two burns before the turn, the second (Jh) "
+                                                 "goes back and is dealt as the turn; the river with its "
+                                                 "usual burn raises nothing")
+    _all_in_preflop(s).flop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="4s")
+    s.card("burn", "Jh").expect("BURN_EXTRA", None, "turn").gone("burn", "Jh").card("board", "Jh").river()
+    return _runout_showdown(s)
+
+
+@scenario
 def b_burn_exposed() -> Scenario:
     s = Scenario("b_burn_exposed", "the flop burn card is seen face up; no correction")
     s.setup().start().deal().preflop().flop().e("exposed", zone="burn", card="3s")
@@ -907,6 +932,21 @@ def _five_redealt(s: Scenario, *flop: str, dt: float = 1.0) -> Scenario:
 
 
 @scenario
+def f_four_card_flop_then_premature_turn_classic() -> Scenario:
+    s = Scenario("f_four_card_flop_then_premature_turn_classic",
+                 "003 (4) then 003 (9): the flop has a fourth card (4s), burned face up as the turn's burn; "
+                 "then Jh is turned while the flop betting is open. The correction burns (5s) and deals the "
+                 "would-be river 9c as the turn, the river comes without a burn (before: the burn was a "
+                 "CORRECTION_NOT_FOLLOWED and the river a false BURN_MISSING_RIVER)", profile="classic")
+    s.setup().start().deal().preflop().flop().card("board", "4s").expect("FLOP_TOO_MANY_CARDS", None, "flop")
+    s.gone("board", "4s").card("burn", "4s").act(2, "check").card("board", "Jh")
+    s.expect("TURN_PREMATURE", None, "flop").gone("board", "Jh").act(3, "check").act(4, "check")
+    s.street("5s", "9c").checks().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="6h").checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
 def f_five_card_flop_cuca() -> Scenario:
     s = Scenario("f_five_card_flop_cuca", "001 §14 (2.): five flop cards; all go back, the stub is "
                                           "reshuffled and a new flop comes without a burn")
@@ -976,6 +1016,30 @@ def f_burn_missing_turn_corrected_late() -> Scenario:
 
 
 @scenario
+def f_burn_missing_flop_completed_first() -> Scenario:
+    s = Scenario("f_burn_missing_flop_completed_first",
+                 "003 (5): the flop 3s Kh 8d came without a burn; the dealer first turns the card that "
+                 "completes the flop (2c), then moves 3s to the burns: the flop is right (Kh 8d 2c), the "
+                 "turn comes with its usual burn (before: CORRECTION_NOT_FOLLOWED, BURN_EXTRA and another "
+                 "CORRECTION_NOT_FOLLOWED)", profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="3s")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "Kh").card("board", "8d").card("board", "2c")
+    s.gone("board", "3s").card("burn", "3s")
+    return _to_river(s)
+
+
+@scenario
+def f_burn_missing_flop_completed_first_left() -> Scenario:
+    s = Scenario("f_burn_missing_flop_completed_first_left",
+                 "as f_burn_missing_flop_completed_first, but 3s is never moved: four cards lie there when "
+                 "two seats have acted, one CORRECTION_NOT_FOLLOWED", profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="3s")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "Kh").card("board", "8d").card("board", "2c")
+    s.act(2, "check").act(3, "check").expect("CORRECTION_NOT_FOLLOWED", None, "flop")
+    return s
+
+
+@scenario
 def f_burn_missing_flop_corrected_on_turn() -> Scenario:
     s = Scenario("f_burn_missing_flop_corrected_on_turn", "the flop comes without a burn and stands after "
                                                           "two actions; the dealer burns two cards before "
@@ -1023,6 +1087,31 @@ def f_extra_card_first_seat_late() -> Scenario:
     _seat1_folds(s)
     s.act(2, "call", 100).act(3, "check").flop()
     return _to_river(s)
+
+
+def _extra_card_after_two(s: Scenario) -> Scenario:
+    """Seat 4 calls, seat 1 folds (two actions); then a third card (3s) reaches seat 2, the first seat."""
+    s.setup().start().deal().act(4, "call", 100)
+    return _seat1_folds(s).card("seat2", "3s")
+
+
+@scenario
+def f_extra_card_first_seat_after_two_uesg() -> Scenario:
+    s = Scenario("f_extra_card_first_seat_after_two_uesg",
+                 "004 §4(4): a third card to the first seat found after two actions: one card is drawn and "
+                 "used as the burn, the hand plays (also 003 (3), which sets no limit); before: a dead hand, "
+                 "and every later action of seat 2 a BAD_EVENT", profile="uesg")
+    _extra_card_after_two(s).expect("DEAL_EXTRA_CARD_FIRST_SEAT", 2, "preflop", "error")
+    s.gone("seat2", "3s").act(2, "call", 100).act(3, "check").flop()
+    return _to_river(s)
+
+
+@scenario
+def f_extra_card_first_seat_after_two_handbuch() -> Scenario:
+    s = Scenario("f_extra_card_first_seat_after_two_handbuch", "profile pair: 000 §2.4 makes a hand with the "
+                                                              "wrong number of cards found after two actions "
+                                                              "dead", profile="handbuch")
+    return _extra_card_after_two(s).expect("DEAL_TOO_MANY_CARDS", 2, "preflop", "dead_hand")
 
 
 def _refused_raise(s: Scenario) -> Scenario:
@@ -1562,6 +1651,48 @@ def f_burn_missing_turn_runout() -> Scenario:
 
 
 @scenario
+def f_burn_missing_turn_stands_river_made_up() -> Scenario:
+    s = Scenario("f_burn_missing_turn_stands_river_made_up",
+                 "003 (6): the turn 4s came without a burn and stood (two actions); the later cards must "
+                 "come as if there had been no error, so the dealer burns two (Jh 5s) and the river is 9c, "
+                 "the card it would have been: no BURN_EXTRA (before: BURN_EXTRA, CORRECTION_NOT_FOLLOWED)",
+                 profile="classic")
+    s.setup().start().deal().preflop().flop().checks().e("knock", dt=1.0)
+    s.e("card", dt=1.0, zone="board", card="4s").expect("BURN_MISSING_TURN", None, "turn").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="Jh").card("burn", "5s").card("board", "9c")
+    s.checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_burn_missing_flop_stands_turn_made_up() -> Scenario:
+    s = Scenario("f_burn_missing_flop_stands_turn_made_up",
+                 "003 (6) after 003 (5): the flop came without a burn (3s Kh 8d) and stood after two "
+                 "actions; the turn is dealt as it would have been: burns 2c and 4s, turn Jh; no BURN_EXTRA",
+                 profile="classic")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="3s")
+    s.expect("BURN_MISSING_FLOP", None, "flop").card("board", "Kh").card("board", "8d").checks()
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="2c").card("burn", "4s").card("board", "Jh")
+    s.checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(**WON)
+
+
+@scenario
+def f_burn_missing_turn_runout_found_after_river() -> Scenario:
+    s = Scenario("f_burn_missing_turn_runout_found_after_river",
+                 "003 (6): with no betting because of an all-in, a missed burn is put right if found before "
+                 "the pot is pushed. The turn 4s came without a burn, then burn Jh and river 7h (seat 3's "
+                 "trips); after the river the dealer moves 4s to the burns, Jh to the turn, 7h to the burns "
+                 "and deals 9c: the board is the one it would have been and seat 2's kings win (before: "
+                 "two RABBIT_HUNT and the pot judged on the wrong board, seat 3 paid)", profile="classic")
+    _all_in_preflop(s).flop().e("knock", dt=1.0).e("card", dt=1.0, zone="board", card="4s")
+    s.expect("BURN_MISSING_TURN", None, "turn").street("Jh", "7h")
+    s.gone("board", "4s").card("burn", "4s").gone("burn", "Jh").card("board", "Jh")
+    s.gone("board", "7h").card("burn", "7h").card("board", "9c")
+    return _runout_showdown(s)
+
+
+@scenario
 def f_burn_missing_flop_runout_cuca() -> Scenario:
     s = Scenario("f_burn_missing_flop_runout_cuca", "all-in runout under cuca: the flop comes without a "
                                                     "burn; it is recalled and reshuffled, burn, a new flop; "
@@ -1676,6 +1807,26 @@ def f_last_card_exposed_all_in_blind() -> Scenario:
             s.e("exposed", zone=f"seat{seat}", card=c)
     s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
     s.stacks = {2: 10050}  # seat 1 busted and left
+    return s
+
+
+@scenario
+def f_play_the_board_both_muck() -> Scenario:
+    s = Scenario("f_play_the_board_both_muck",
+                 "003 (11) heads-up: the board (9h-Kh straight flush) plays for both; seat 2 mucks unseen "
+                 "first and loses its claim, then seat 1 mucks too: when it did, it was the only claim left, "
+                 "so it wins the pot (000 §4.1); before, both claims were lost and the pot was split")
+    s.setup(players=2)
+    s.e("hand_start", button=1).e("chips", seat=1, amount=50).e("chips", seat=2, amount=100)
+    s.card("seat2", "Ac").card("seat1", "3c").card("seat2", "2d").card("seat1", "4d")
+    s.act(1, "call", 100).act(2, "check").street("2s", "9h", "Th", "Jh").act(2, "check").act(1, "check")
+    s.street("3s", "Qh").act(2, "check").act(1, "check").street("4s", "Kh").act(2, "check").act(1, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.gone("seat2", "Ac").card("muck", "Ac").gone("seat2", "2d").card("muck", "2d")
+    s.gone("seat1", "3c").card("muck", "3c").gone("seat1", "4d").card("muck", "4d")
+    s.e("session_end", dt=2.0).expect("PLAY_THE_BOARD_UNDECLARED", 2, "showdown")
+    s.expect("POT_AWARD", 1, "showdown")
+    s.stacks = {1: 10100, 2: 9900}
     return s
 
 
