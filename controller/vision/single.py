@@ -395,8 +395,10 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
     piles = [pile_pair(full, r[0] / scale) if _aspect(r[0]) < PILE_ASPECT else None for r in cards]
     longs = [_long_side(r[0]) if p is None else _long_side(p[0]) * scale
              for r, p in zip(cards, piles, strict=True)]
-    long = float(np.median(longs)) if longs else 0.2 * side
+    inner = [_inner(r[0], r[2], groups, rects) for r in cards]
+    long = _typical_long(longs, [r[0] / scale for r in cards], inner, frame) if longs else 0.2 * side
     # Cards smaller than half the typical card are pips or print on a card (a big ace's suit), not cards.
+    # (A rectangle inside another card stays: a back's field is often the only rectangle of its card.)
     keep = [ln > 0.55 * long for ln in longs]
     pairs = [(p, r[2]) for r, p, k in zip(cards, piles, keep, strict=True) if k and p is not None and split]
     # Rectangles looked at and found no pile need no second look (split_piles); a pair left whole for the
@@ -418,6 +420,64 @@ def find_cards(frame: np.ndarray, split: bool = True) -> tuple[list[Found], floa
         found += _pale_cards(gray, small, found, (min_area, max_area), long, scale, full, search)
         found += _edge_cards(frame, small, found, (min_area, max_area), long, scale, full, search)
     return found, long / scale
+
+
+SIZE_AGREE = 0.12  # two candidates' long sides within this share of each other confirm the card size
+SIZE_MOVE = 0.2  # the confirmed size replaces the plain median only when it differs by more than this share
+INNER_AREA = (1.8, 30.0)  # the other polarity's region round a rectangle inside a card: area against its own
+INNER_CARD = 1.33  # a card's long side against its court picture frame's (≈ 66 of 88 mm, as rendered)
+
+
+def _inner(q: np.ndarray, dark: bool, groups: list[tuple[np.ndarray, bool]], rects: list[_Rect]) -> bool:
+    """A candidate lying wholly inside a region of the other polarity at least INNER_AREA × its own
+    area: a court's picture frame or a back's field inside the card's paper border, or print on a card
+    (a light picture inside a black card, a dark picture inside a white one). A card on the table lies
+    in the table's region, which touches the frame's border (no group) or is far larger than a card."""
+    a = _area(q)
+    for c, d in itertools.chain(groups, ((r[3], r[2]) for r in rects)):
+        if d == dark:
+            continue
+        ca = cv2.contourArea(c)
+        if INNER_AREA[0] * a <= ca <= INNER_AREA[1] * a \
+                and all(cv2.pointPolygonTest(c, (float(x), float(y)), False) >= 0 for x, y in q):
+            return True
+    return False
+
+
+def _typical_long(longs: list[float], quads: list[np.ndarray], inner: list[bool], frame: np.ndarray) -> float:
+    """The typical card's long side. The plain median of the candidates' long sides let a court's picture
+    frame, a back's field or a sliver of table set it when only two or three candidates were found
+    (issue #18: the splitter then cut pairs into fragments of that size). Now a candidate is confirmed as
+    a whole card by other candidates of its size (one weight each) or, with none, by an index in its
+    portrait diagonal's corners (weight one), and a rectangle inside another card (`_inner`) is never
+    one; the confirmed candidates' median, each weighted by its confirmations, replaces the plain median
+    when it clearly differs. When every candidate lies inside another card, the card is INNER_CARD × the
+    largest of them."""
+    ln = np.asarray(longs, np.float64)
+    plain = float(np.median(ln))
+    if all(inner):
+        return INNER_CARD * float(ln.max())
+    weight = (np.abs(ln[:, None] / ln[None, :] - 1.0) <= SIZE_AGREE).sum(axis=1) - 1.0
+    for i, q in enumerate(quads):
+        if not inner[i] and weight[i] == 0:  # the face test only where no other candidate confirms (speed)
+            f = face_features(frame, portrait(q))
+            weight[i] = float(f.asym > INDEX and f.quiet < QUIET)
+    weight[np.asarray(inner)] = 0.0  # print on a card does not set the card's size
+    if not weight.any():
+        return plain  # nothing confirmed: no reason to move
+    ok = weight > 0
+    ln, weight = ln[ok], weight[ok]
+    order = np.argsort(ln)
+    cum = np.cumsum(weight[order])
+    half = cum[-1] / 2
+    k = int(np.searchsorted(cum, half))
+    if abs(cum[k] - half) < 1e-9 and k + 1 < len(ln):
+        confirmed = float((ln[order[k]] + ln[order[k + 1]]) / 2)  # an even split: the middle, as a median
+    else:
+        confirmed = float(ln[order[k]])
+    # The splitter's cards follow the size closely: a few percent either way cuts piles differently, so
+    # the plain median stands unless the confirmed candidates clearly disagree with it.
+    return confirmed if abs(confirmed / plain - 1.0) > SIZE_MOVE else plain
 
 
 EDGE_CANNY = (10.0, 30.0)  # hysteresis thresholds of the outline finder (grey levels per pixel, L2 gradient)
