@@ -185,6 +185,38 @@ def edge_contrast(img: np.ndarray, quad: np.ndarray, reach: float = 1.0) -> floa
     return float(np.sort(steps)[1])
 
 
+def edge_contrast_seen(img: np.ndarray, quad: np.ndarray, others: list[np.ndarray]) -> float:
+    """The colour step across the quad's outline where no other card lies over it, over its sides that
+    show at least SEEN_SIDE of their points: the second-weakest of three or four, the weaker of two, 0
+    with fewer. The card beneath a pair has one or two sides partly under the top card; black on black,
+    those parts show no step at all, so `edge_contrast` (one hidden side allowed) rejects it."""
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(axis=0)
+    short = min(np.hypot(*(q[1] - q[0])), np.hypot(*(q[2] - q[1])))
+    d = max(1.5, 0.06 * float(short))
+    along = np.roll(q, -1, axis=0) - q
+    pts = q[:, None, :] + _T[None, :, None] * along[:, None, :]  # 4×T×2
+    n = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    n /= np.maximum(np.hypot(n[:, 0], n[:, 1]), 1e-6)[:, None]
+    n[((centre - q) * n).sum(axis=1) < 0] *= -1  # inward
+    off = d * n[:, None, :]
+    flat = pts.reshape(-1, 2)
+    seen = np.ones(len(flat), bool)
+    for o in others:
+        c = np.asarray(o, np.float32).reshape(-1, 1, 2)
+        # A point within the probe's reach of another card's inside is under it (or on its edge).
+        seen &= np.array([cv2.pointPolygonTest(c, (float(x), float(y)), True) < d for x, y in flat])
+    v = _sample3(img, np.concatenate([(pts + off).reshape(-1, 2), (pts - off).reshape(-1, 2)]))
+    step = np.abs(v[:len(flat)] - v[len(flat):]).max(axis=1).reshape(4, len(_T))
+    seen = seen.reshape(4, len(_T))
+    sides = sorted(float(np.median(step[i][seen[i]])) for i in range(4) if seen[i].mean() >= SEEN_SIDE)
+    # One side may still be hidden where `others` missed the card over it, as in `edge_contrast`.
+    return sides[1] if len(sides) >= 3 else sides[0] if len(sides) == 2 else 0.0
+
+
+SEEN_SIDE = 0.4  # share of a side's points clear of other cards for the side to count in `edge_contrast_seen`
+
+
 def _sample3(img: np.ndarray, p: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
     xi = np.clip(np.round(p[:, 0]).astype(int), 0, w - 1)
@@ -686,11 +718,39 @@ def _split_groups(groups: list[tuple[np.ndarray, bool]], singles: list[np.ndarra
             continue
         blob = _Blob(contour=contour.reshape(-1, 2).astype(np.float32), filled=filled, origin=(x - 1, y - 1),
                      area=area)
-        for q in _split(blob, long, minch, scale):
-            if all(_iou(q, t) < 0.3 for t in taken) and edge_contrast(small, q) >= EDGE_MIN:
+        quads = _split(blob, long, minch, scale)
+        for i, q in enumerate(quads):
+            if _split_card(q, taken, quads[:i] + quads[i + 1:], small):
                 taken.append(q)
                 out.append(Found(quad=portrait(q / scale), fill=0.0, dark=dark))
     return out
+
+
+PAIR_IOU = 0.5  # a splitter card overlapping a found card by IoU 0.3 up to this may be a pair's card beneath
+PAIR_OWN = 0.3  # … if at least this share of it lies under no card found, and no card found lies mostly in
+# it or it mostly in one (PAIR_NEST: a court's picture found as a card, a duplicate of a found card)
+PAIR_NEST = 0.7
+PAIR_SQUARE = 0.8  # … and it has a card's corners (`squareness`): a fragment across a pile's cards has not
+
+
+def _split_card(q: np.ndarray, taken: list[np.ndarray], rest: list[np.ndarray], small: np.ndarray) -> bool:
+    """A splitter card is kept when it is clear of the cards found (IoU < 0.3) and shows a card's edge.
+    Issue #18, eleventh round: the card beneath a hole pair overlaps its top card by IoU 0.3-0.45 and was
+    dropped as a duplicate of it; and on a black deck its sides under the top card show no step at all.
+    Such a card is kept when it overlaps the cards found less than PAIR_IOU, shows PAIR_OWN of itself
+    clear of them, and a card's edge where no other card (found, or proposed by the same split) lies."""
+    worst = max((_iou(q, t) for t in taken), default=0.0)
+    if worst < 0.3:
+        return edge_contrast(small, q) >= EDGE_MIN
+    if worst >= PAIR_IOU or squareness(q) < PAIR_SQUARE:
+        return False
+    qa = _area(q)
+    inter = [_overlap(q, t) for t in taken]
+    # (The sum counts twice what two found cards both cover: on the safe side.)
+    if sum(inter) > (1.0 - PAIR_OWN) * qa \
+            or any(i > PAIR_NEST * min(qa, _area(t)) for i, t in zip(inter, taken, strict=True)):
+        return False
+    return edge_contrast_seen(small, q, taken + rest) >= EDGE_MIN
 
 
 RESIDUAL_SIZE = (0.8, 1.25)  # long side of a card left over in a group, against the typical card's
