@@ -163,27 +163,7 @@ def extract_reference(roi: np.ndarray) -> IndexGlyphs | None:
     if not keep:
         return None
     mask = np.isin(labels, keep)
-    rows = _merge_gaps(_runs(mask.any(axis=1)), GAP_ROWS)
-    if not rows:
-        return None
-    if len(rows) >= 2:
-        rank_rows, suit_rows = rows[0], rows[1]
-    else:
-        a, b = rows[0]
-        if b - a < 0.25 * h:
-            return None  # one short run: a glyph alone, not an index
-        prof = mask[a:b].sum(axis=1)
-        lo, hi = a + round(MAX_GAP_SPLIT[0] * (b - a)), a + round(MAX_GAP_SPLIT[1] * (b - a))
-        cut = lo + int(np.argmin(prof[lo - a:hi - a]))
-        rank_rows, suit_rows = (a, cut), (cut + 1, b)
-    soft = np.clip(dist / max(top, 1.0), 0, 1) * mask
-    rank = _crop(soft, rank_rows)
-    suit = _crop(soft, suit_rows)
-    if rank is None or suit is None:
-        return None
-    core = mask & (dist > 0.6 * top)  # the strokes' middle: blur and JPEG chroma bleed least there
-    whole = _crop(soft, (rank_rows[0], suit_rows[1]), WHOLE)
-    return IndexGlyphs(rank=rank, suit=suit, warmth=ink_warmth(roi[core], paper), whole=whole)
+    return _glyphs(roi, paper, dist, top, mask, h)  # the second half is shared: only the first changed
 
 
 # Suit colour from the print's colour (issue #18): red print on white paper and gold print on a dark deck
