@@ -1932,6 +1932,52 @@ def l_fixed_limit_short_all_in_not_reopened() -> Scenario:
     return s.settle(s1=10000, s2=10480, s4=9760)  # seat 3 busted: it leaves the table
 
 
+# --- betting audit (28 Nov 2026, branch wt-auditbet): cases the audit found wrong -------------------
+@scenario
+def f_declared_raise_call_then_raise() -> Scenario:
+    s = Scenario("f_declared_raise_call_then_raise",
+                 "000 §3.1 (c): on the flop seat 2 bets 200; seat 3 says raise, puts in the call (200), then "
+                 "the raise in one motion (to 600): one declared raise to 600, no alert; seat 4 folds, "
+                 "seat 2 calls and wins 1,500 (before: the call part was an under-raise, the raise chips "
+                 "out of turn, seat 2's call a BAD_EVENT and the hand was lost)", profile="handbuch")
+    s.setup().start().deal().preflop().flop()
+    s.e("chips", seat=2, amount=200).e("chips", seat=3, amount=200, declared="raise")
+    s.e("chips", seat=3, amount=600, declared="raise").act(4, "fold")
+    _mucks(s, 4).act(2, "call", 600)
+    _checks_to_showdown(s, (2, 3), (3,))
+    return s.settle(s1=10000, s2=10800, s3=9300, s4=9900)
+
+
+@scenario
+def f_declared_raise_only_call_placed() -> Scenario:
+    s = Scenario("f_declared_raise_only_call_placed",
+                 "000 §3.1 (c): seat 4, last to act on the flop, says raise and puts in the call (200) but "
+                 "no raise follows; the dealer knocks and turns: the chips are a call, the round closed at "
+                 "the knock (no premature turn); seat 2 wins 700 (before: the call part was an under-raise "
+                 "booked to 400)", profile="handbuch")
+    s.setup().start().deal().preflop().flop()
+    s.e("chips", seat=2, amount=200).act(3, "fold")
+    _mucks(s, 3).e("chips", seat=4, amount=200, declared="raise")
+    _checks_to_showdown(s, (2, 4), (4,))
+    return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
+
+
+@scenario
+def f_call_bigger_than_stack() -> Scenario:
+    s = Scenario("f_call_bigger_than_stack",
+                 "001 §8, §8.1: seat 3 (700 chips, 600 after the big blind) says call to seat 2's flop bet "
+                 "of 1,000; the console sends call 1000: an all-in call for 600, the uncalled 400 goes back; "
+                 "seat 2 wins 1,500 (before: BAD_EVENT, seat 3 was folded at the knock and kept its chips)")
+    for seat in range(1, 5):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=700 if seat == 3 else 10000)
+    s.e("level", sb=50, bb=100, ante=0).start().deal().preflop().flop()
+    s.act(2, "bet", 1000).act(3, "call", 1000).act(4, "fold")
+    _mucks(s, 4).turn().river().expect("UNCALLED_BET", 2, "showdown").expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 3)
+    return s.settle(s1=10000, s2=10800, s4=9900)  # seat 3 busted: it leaves the table
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
