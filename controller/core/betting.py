@@ -532,8 +532,9 @@ class BettingRound:
         if amount < committed:
             if prev_zone <= amount:  # still completing a corrected total: nothing new
                 return []
-            return self._bad(seat, f"Seat {seat}: bet zone {amount} is lower than the {committed} "
-                                   "already committed")
+            return [Finding(code="BET_TAKEN_BACK", seat=seat, message=(
+                f"Seat {seat}: bet zone {amount} is lower than the {committed} already committed: chips "
+                f"placed are binding, {committed} stand; {committed - amount} must go back in"))]
         if amount == committed:
             self._pending.pop(seat, None)  # out-of-turn chips taken back
             return []

@@ -1978,6 +1978,20 @@ def f_call_bigger_than_stack() -> Scenario:
     return s.settle(s1=10000, s2=10800, s4=9900)  # seat 3 busted: it leaves the table
 
 
+@scenario
+def f_bet_taken_back() -> Scenario:
+    s = Scenario("f_bet_taken_back",
+                 "001 §8 (the action placed is binding): seat 4 raises to 300 with chips, then pulls 200 "
+                 "back; BET_TAKEN_BACK, the raise stands; the chips go in again, seats 2 and 3 call, seat 2 "
+                 "wins 900 (before: BAD_EVENT, 'check the sensor')")
+    s.setup().start().deal().e("chips", seat=4, amount=300).e("chips", seat=4, amount=100)
+    s.expect("BET_TAKEN_BACK", 4, "preflop").e("chips", seat=4, amount=300)
+    _seat1_folds(s)
+    s.act(2, "call", 300).act(3, "call", 300).flop()
+    s.checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
