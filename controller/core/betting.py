@@ -339,6 +339,8 @@ class BettingRound:
                 findings.append(Finding(code="CORRECTION_NOT_FOLLOWED", seat=self.last_aggressor, message=(
                     f"Seat {self.last_aggressor}'s string bet to {total} was called; expected: it stands at "
                     f"its first amount. It is taken as played")))
+        if not findings and not left and seat != self.to_act and self._is_repeat(seat, total):
+            return []  # the console confirming a wager the chip readers already reported
         intent = self._action_intent(seat, act, total, cap)
         if isinstance(intent, str):
             return self._bad(seat, intent)
@@ -1038,6 +1040,9 @@ class BettingRound:
         """Hold an out-of-turn action until the seat's turn (000 §3.1, 001 §3)."""
         if intent.total == self.committed[seat] and not self._needs(seat, self._can_act_count()):
             return []  # a seat with nothing to decide repeating a check or call changes nothing
+        held = self._pending.get(seat)
+        if held is not None and held[0].total == intent.total and held[1] == self.current_bet:
+            return []  # the same held action reported again (chip readers, then the console)
         findings = [Finding(
             code="ACTION_OUT_OF_TURN", seat=seat,
             message=f"Seat {seat} acted out of turn ({intent.what}) while seat {self.to_act} is to act: "

@@ -1992,6 +1992,28 @@ def f_bet_taken_back() -> Scenario:
     return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
 
 
+@scenario
+def f_out_of_turn_reported_twice() -> Scenario:
+    s = Scenario("f_out_of_turn_reported_twice",
+                 "000 §3.1: seat 1 calls 100 out of turn (chips, then the console confirms); "
+                 "seat 4 raises to 300 (chips, console confirms): seat 1's call is void, its chips "
+                 "go back, it folds; seat 4 wins 650 (before: a second ACTION_OUT_OF_TURN for the "
+                 "confirmation and a BAD_EVENT for seat 4's)")
+    s.setup().start().deal().e("chips", seat=1, amount=100).act(1, "call", 100)
+    s.expect("ACTION_OUT_OF_TURN", 1, "preflop", severity="warning")
+    s.e("chips", seat=4, amount=300).act(4, "raise", 300)
+    s.expect("ACTION_OUT_OF_TURN", 1, "preflop", severity="info")
+    s.e("chips", seat=1, amount=0)
+    _seat1_folds(s).act(2, "fold")
+    _mucks(s, 2).e("chips", seat=3, amount=300).act(3, "call", 300).flop()
+    s.act(3, "check").act(4, "check").turn().act(3, "check").act(4, "check").river()
+    s.act(3, "check").act(4, "check").expect("SHOWDOWN_ORDER", 3, "showdown")
+    s.e("exposed", zone="seat4", card="Qs").e("exposed", zone="seat4", card="Js")
+    _mucks(s, 3).e("session_end", dt=2.0).expect("POT_AWARD", 4, "showdown")
+    s.stacks = {1: 10000, 2: 9950, 3: 9700, 4: 10350}
+    return s
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
