@@ -2014,6 +2014,17 @@ def f_out_of_turn_reported_twice() -> Scenario:
     return s
 
 
+@scenario
+def f_fold_said_at_showdown() -> Scenario:
+    s = Scenario("f_fold_said_at_showdown",
+                 "000 §4.1, 001 §9: the river is checked through; at the showdown seat 4 gives up and the "
+                 "dealer presses fold for it before its cards go to the muck: no alert, seat 2 wins 300 "
+                 "(before: BAD_EVENT 'after the betting ended')")
+    s.setup().start().deal().preflop().flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").act(4, "fold")
+    return s.showdown().settle(**WON)
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
