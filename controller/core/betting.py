@@ -1043,6 +1043,15 @@ class BettingRound:
         held = self._pending.get(seat)
         if held is not None and held[0].total == intent.total and held[1] == self.current_bet:
             return []  # the same held action reported again (chip readers, then the console)
+        if (held is not None and held[0].from_chips and intent.from_chips and not intent.declared
+                and intent.total > held[0].total and held[1] == self.current_bet):
+            # 000 §3.1: more chips in a second motion are a string bet, in turn or not: the held
+            # action stays at its first amount and the extra goes back.
+            self._zone[seat] = intent.total
+            return [Finding(code="STRING_BET", seat=seat, message=(
+                f"Seat {seat} added chips in a second motion ({held[0].total} → {intent.total}) to its "
+                f"out-of-turn action: a string bet; the held action stays at {held[0].total}, return "
+                f"{intent.total - held[0].total}"))]
         findings = [Finding(
             code="ACTION_OUT_OF_TURN", seat=seat,
             message=f"Seat {seat} acted out of turn ({intent.what}) while seat {self.to_act} is to act: "

@@ -2025,6 +2025,23 @@ def f_fold_said_at_showdown() -> Scenario:
     return s.showdown().settle(**WON)
 
 
+@scenario
+def f_string_bet_out_of_turn() -> Scenario:
+    s = Scenario("f_string_bet_out_of_turn",
+                 "000 §3.1: seat 1 puts 100 in out of turn, then reaches back for 300 more in a second "
+                 "motion: a string bet out of turn; the held call stays at 100, the extra goes back; seat "
+                 "4 calls, seat 1's call stands, seat 2 wins 400 (before: a second ACTION_OUT_OF_TURN and "
+                 "the held action became a raise to 400)")
+    s.setup().start().deal().e("chips", seat=1, amount=100).expect("ACTION_OUT_OF_TURN", 1, "preflop")
+    s.e("chips", seat=1, amount=400).expect("STRING_BET", 1, "preflop")
+    s.e("chips", seat=4, amount=100).e("chips", seat=1, amount=100).act(2, "call", 100).act(3, "check")
+    s.flop().checks().act(1, "check").turn().checks().act(1, "check").river().checks().act(1, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    _mucks(s, 1).e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {1: 9900, 2: 10300, 3: 9900, 4: 9900}
+    return s
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
