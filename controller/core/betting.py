@@ -105,6 +105,7 @@ class BettingRound:
         self._refused_accepted = False  # the floor accepted the table as it is: a call to it owes nothing
         self._booked: _Booked | None = None  # an under-raise booked completed, the chips short of it
         self._string: tuple[int, int, int, int] | None = None  # string bet: seat, chips, stood at, bet before
+        self._announced: tuple[int, int] | None = None  # "raise" said, only the call placed: seat, chips
         self._bet_before = 0  # the bet the last applied action faced
         self._acted_at: dict[int, int] = {}  # the bet each seat matched or made when it last acted
         self.passive: set[int] = set()  # seats that showed a hole card: no bet or raise (000 §4.1)
@@ -183,8 +184,37 @@ class BettingRound:
         timed = self.tick(ev.t) if self.to_act is not None else []
         if timed and timed[0].code == "DEAD_HAND_CLOCK" and timed[0].seat == ev.seat:
             return timed
+        if self._announced is not None and (ev.seat != self._announced[0] or isinstance(ev, ActionEvent)):
+            timed += self._settle_announced(ev.t, ev.seat == self._announced[0])
         out = self._feed_action(ev) if isinstance(ev, ActionEvent) else self._feed_chips(ev)
         return timed + out if timed else out
+
+    def _settle_announced(self, t: float, by_console: bool = False) -> list[Finding]:
+        """A raise was said and the call placed (000 §3.1 (c)), but the raise chips never followed: the
+        next seat acted, or the dealer knocked. The chips in front of the seat are its call. A console
+        action of the seat itself says what it did instead, so nothing is applied for it."""
+        seat, placed = self._announced or (0, 0)
+        self._announced = None
+        if by_console or seat != self.to_act or seat in self.folded:
+            return []
+        findings: list[Finding] = []
+        intent = Intent("call", placed, declared=True, what=f"declared raise, {placed} placed",
+                        from_chips=True)
+        if self._apply(seat, intent, t, findings):
+            self._run(seat, t, findings)
+        return findings
+
+    def _announced_call_part(self, ev: ChipsEvent, committed: int, cap: int) -> bool:
+        """000 §3.1 (c): a raise may be said first, the call placed, then the raise in one motion. Chips
+        with a raise said but no amount, not above the bet faced, are that call part: held until the
+        seat's next chips (the raise) or the next seat's action (then they are its call)."""
+        if (ev.declared not in ("bet", "raise") or ev.declared_amount is not None
+                or ev.seat != self.to_act or not committed < ev.amount <= self.current_bet
+                or ev.amount >= cap):
+            return False
+        self._zone[ev.seat] = ev.amount
+        self._announced = (ev.seat, ev.amount)
+        return True
 
     def fold(self, seat: int, t: float, reason: str) -> list[Finding]:
         """Engine-caused fold (hand mucked, dead hand). Idempotent; unknown seats are ignored."""
@@ -294,7 +324,7 @@ class BettingRound:
                 return self._bad(seat, f"Action {act} from seat {seat} without an amount")
             total = min(self.current_bet, cap)
         else:
-            total = ev.amount
+            total = self._said_above_stack(act, ev.amount, cap)
         problem = self._amount_problem(seat, total, committed, cap)
         if problem:
             return self._bad(seat, problem)
@@ -309,6 +339,8 @@ class BettingRound:
                 findings.append(Finding(code="CORRECTION_NOT_FOLLOWED", seat=self.last_aggressor, message=(
                     f"Seat {self.last_aggressor}'s string bet to {total} was called; expected: it stands at "
                     f"its first amount. It is taken as played")))
+        if not findings and not left and seat != self.to_act and self._is_repeat(seat, total):
+            return []  # the console confirming a wager the chip readers already reported
         intent = self._action_intent(seat, act, total, cap)
         if isinstance(intent, str):
             return self._bad(seat, intent)
@@ -445,6 +477,15 @@ class BettingRound:
             return Intent("call", total, declared=True, what=f"all-in {total}")
         return Intent("raise", total, declared=True, what=f"{act} to {total}")
 
+    def _said_above_stack(self, act: str, amount: int, cap: int) -> int:
+        """A call of a bet bigger than the seat's chips is an all-in call: a player can only wager what is
+        in front of him (001 §8: bets are bounded by the table stake; 001 §8.1: an all-in call for less).
+        The console sends the bet asked, not the stack. A bet or raise above the stack stays impossible
+        input (a wrong amount: which one was meant cannot be told)."""
+        if act != "call" or amount <= cap or amount > self.current_bet:
+            return amount
+        return cap
+
     def _amount_problem(self, seat: int, total: int, committed: int, cap: int) -> str:
         if total > cap:
             return f"Seat {seat}: total {total} is more than its {cap} chips"
@@ -481,6 +522,11 @@ class BettingRound:
         cap = committed + self.stacks[seat]
         if amount > cap:
             return self._bad(seat, f"Seat {seat}: {amount} in the bet zone is more than its {cap} chips")
+        if self._announced is not None and self._announced[0] == seat and amount > self._announced[1]:
+            self._announced = None  # the raise chips after the call part: one declared raise
+            ev = replace(ev, declared="raise")
+        if self._announced_call_part(ev, committed, cap):
+            return []
         string = self._string_bet(ev, committed, prev_zone)
         if string:
             return string
@@ -488,8 +534,9 @@ class BettingRound:
         if amount < committed:
             if prev_zone <= amount:  # still completing a corrected total: nothing new
                 return []
-            return self._bad(seat, f"Seat {seat}: bet zone {amount} is lower than the {committed} "
-                                   "already committed")
+            return [Finding(code="BET_TAKEN_BACK", seat=seat, message=(
+                f"Seat {seat}: bet zone {amount} is lower than the {committed} already committed: chips "
+                f"placed are binding, {committed} stand; {committed - amount} must go back in"))]
         if amount == committed:
             self._pending.pop(seat, None)  # out-of-turn chips taken back
             return []
@@ -993,6 +1040,18 @@ class BettingRound:
         """Hold an out-of-turn action until the seat's turn (000 §3.1, 001 §3)."""
         if intent.total == self.committed[seat] and not self._needs(seat, self._can_act_count()):
             return []  # a seat with nothing to decide repeating a check or call changes nothing
+        held = self._pending.get(seat)
+        if held is not None and held[0].total == intent.total and held[1] == self.current_bet:
+            return []  # the same held action reported again (chip readers, then the console)
+        if (held is not None and held[0].from_chips and intent.from_chips and not intent.declared
+                and intent.total > held[0].total and held[1] == self.current_bet):
+            # 000 §3.1: more chips in a second motion are a string bet, in turn or not: the held
+            # action stays at its first amount and the extra goes back.
+            self._zone[seat] = intent.total
+            return [Finding(code="STRING_BET", seat=seat, message=(
+                f"Seat {seat} added chips in a second motion ({held[0].total} → {intent.total}) to its "
+                f"out-of-turn action: a string bet; the held action stays at {held[0].total}, return "
+                f"{intent.total - held[0].total}"))]
         findings = [Finding(
             code="ACTION_OUT_OF_TURN", seat=seat,
             message=f"Seat {seat} acted out of turn ({intent.what}) while seat {self.to_act} is to act: "
@@ -1029,6 +1088,9 @@ class BettingRound:
         a later seat has already acted past, is folded if it owed chips and checks if it owed nothing;
         the held actions then apply. None when no seat acted past the one to act (and no short call
         was left standing)."""
+        settled = self._settle_announced(t) if self._announced is not None else None
+        if settled is not None and self.closed:
+            return settled
         stood = self.short_call_passed("the dealer knocked", t)
         if stood is not None:
             return stood
@@ -1062,7 +1124,7 @@ class BettingRound:
         """The table began the next street (on a card dealt early) while seats still owed this round:
         each seat still to act lost its turn as at the knock (000 §2.8: folded if it owed chips, else
         checked); held out-of-turn actions apply as their turns come. Closes the round."""
-        findings: list[Finding] = []
+        findings: list[Finding] = self._settle_announced(t) if self._announced is not None else []
         for _ in range(len(self.seats)):  # each pass settles one seat; never loops past the table
             seat = self.to_act
             if self.closed or seat is None:

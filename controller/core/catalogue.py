@@ -163,6 +163,9 @@ _ROWS: tuple[tuple[str, Severity, str, str, str, str], ...] = (
      "The action stands at the first amount; return the chips added in the second motion", "A"),
     ("RAISE_AFTER_EXPOSED_CARD", "warning", "000 §4.1", "Raise by a seat that showed a hole card",
      "A seat that showed a hole card at the wrong time may only check or call: it stands as a call", "A"),
+    ("BET_TAKEN_BACK", "warning", "001 §8; 000 §3.1", "Chips taken back from the bet zone",
+     "Chips placed are binding: the action stands as placed and the chips taken back go in again "
+     "(if nobody touched them, check the chip reader)", "A"),
     ("CHECK_FACING_BET", "warning", "TDA 2024 Rules 1, 3", "Check said facing a bet",
      "Not an action: the seat still calls, raises or folds; the dealer asks it to act", "A"),
     ("FLOOR_RULING", "info", "004 §1(2)", "Floor ruling on an irregularity",

@@ -261,6 +261,11 @@ class Hand(DealPart, BoardPart):
             # now changes nothing; the pot is its own.
             rec.notes.append(f"seat {ev.seat} {ev.action} after the others folded: the pot is its own")
             return []
+        if ev.action == "fold" and self.phase == SHOWDOWN and ev.seat in rec.live_seats():
+            # A claimant giving up at the showdown (the console's word for "I muck"): 000 §4.1 and 001 §9
+            # let a hand that claims nothing go unshown. Its cards reaching the muck decide; nothing else.
+            rec.notes.append(f"seat {ev.seat} gave up its claim at the showdown")
+            return []
         return [_f("BAD_EVENT", f"action {ev.action} from seat {ev.seat} after the betting of hand "
                                 f"{self.number} ended (phase {self.phase!r}, action); event not applied",
                    seat=ev.seat)]

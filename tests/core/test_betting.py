@@ -150,13 +150,22 @@ def test_bad_events_against_the_current_bet() -> None:
     feed_ok(r, act(1, "bet", 10))
     for ev, needle in [(act(2, "raise", 10), "not above the current bet"),
                        (act(2, "call", 12), "above the current bet"),
-                       (chips(1, 5), "lower than the 10 already committed"),
                        (act(1, "fold", t=1.0), "")]:
         if not needle:
             continue
         out = r.feed(ev)
         assert codes(out) == ["BAD_EVENT"] and needle in out[0].message, out
     assert r.to_act == 2 and r.current_bet == 10
+
+
+def test_chips_taken_back_stand_as_placed() -> None:
+    # 001 §8: the action placed is binding; taking chips back changes nothing (was BAD_EVENT, "check the
+    # sensor", which told the dealer nothing about the player who took them).
+    r = make_round(seats=(1, 2, 3))
+    feed_ok(r, act(1, "bet", 10))
+    out = r.feed(chips(1, 5))
+    assert codes(out) == ["BET_TAKEN_BACK"] and "lower than the 10 already committed" in out[0].message
+    assert r.to_act == 2 and r.current_bet == 10 and r.committed[1] == 10
 
 
 def test_check_facing_a_bet_is_no_action_said_once() -> None:

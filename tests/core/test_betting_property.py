@@ -103,7 +103,7 @@ def test_random_events_never_crash_and_conserve_chips(data: st.DataObject) -> No
         seat = data.draw(st.sampled_from(seats), label="seat")
         amount = data.draw(st.integers(0, 3000), label="amount")
         kind = data.draw(st.sampled_from(["fold", "check", "call", "bet", "raise", "allin", "chips",
-                                          "declared", "tick", "clock", "engine_fold"]))
+                                          "declared", "announced", "tick", "clock", "engine_fold"]))
         if kind == "tick":
             r.tick(t)
         elif kind == "clock":
@@ -114,6 +114,8 @@ def test_random_events_never_crash_and_conserve_chips(data: st.DataObject) -> No
             r.feed(ChipsEvent(t=t, seat=seat, amount=amount))
         elif kind == "declared":
             r.feed(ChipsEvent(t=t, seat=seat, amount=amount, declared="raise", declared_amount=amount // 2))
+        elif kind == "announced":  # "raise" said, no amount: the call part may be held (000 §3.1 (c))
+            r.feed(ChipsEvent(t=t, seat=seat, amount=amount, declared="raise"))
         else:
             r.feed(ActionEvent(t=t, seat=seat, action=kind, amount=amount))  # type: ignore[arg-type]
         assert chips_total(r) == start_total

@@ -87,6 +87,10 @@ def test_the_same_seat_acting_twice_out_of_turn_is_not_a_skip() -> None:
     r = make_round(seats=(1, 2, 3))
     r.feed(chips(3, 10))
     out = r.feed(chips(3, 20))
+    # 000 §3.1: the second motion is a string bet, out of turn too; the held action keeps its first amount
+    # (the betting audit; this pinned a second ACTION_OUT_OF_TURN holding 20 before).
+    assert codes(out) == ["STRING_BET"] and 1 not in r.folded and r.pending == {3: 10}
+    out = r.feed(act(3, "raise", 20))  # a console raise is a different action: it replaces the held one
     assert codes(out) == ["ACTION_OUT_OF_TURN"] and 1 not in r.folded and r.pending == {3: 20}
 
 

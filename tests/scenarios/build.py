@@ -1932,6 +1932,116 @@ def l_fixed_limit_short_all_in_not_reopened() -> Scenario:
     return s.settle(s1=10000, s2=10480, s4=9760)  # seat 3 busted: it leaves the table
 
 
+# --- betting audit (28 Nov 2026, branch wt-auditbet): cases the audit found wrong -------------------
+@scenario
+def f_declared_raise_call_then_raise() -> Scenario:
+    s = Scenario("f_declared_raise_call_then_raise",
+                 "000 §3.1 (c): on the flop seat 2 bets 200; seat 3 says raise, puts in the call (200), then "
+                 "the raise in one motion (to 600): one declared raise to 600, no alert; seat 4 folds, "
+                 "seat 2 calls and wins 1,500 (before: the call part was an under-raise, the raise chips "
+                 "out of turn, seat 2's call a BAD_EVENT and the hand was lost)", profile="handbuch")
+    s.setup().start().deal().preflop().flop()
+    s.e("chips", seat=2, amount=200).e("chips", seat=3, amount=200, declared="raise")
+    s.e("chips", seat=3, amount=600, declared="raise").act(4, "fold")
+    _mucks(s, 4).act(2, "call", 600)
+    _checks_to_showdown(s, (2, 3), (3,))
+    return s.settle(s1=10000, s2=10800, s3=9300, s4=9900)
+
+
+@scenario
+def f_declared_raise_only_call_placed() -> Scenario:
+    s = Scenario("f_declared_raise_only_call_placed",
+                 "000 §3.1 (c): seat 4, last to act on the flop, says raise and puts in the call (200) but "
+                 "no raise follows; the dealer knocks and turns: the chips are a call, the round closed at "
+                 "the knock (no premature turn); seat 2 wins 700 (before: the call part was an under-raise "
+                 "booked to 400)", profile="handbuch")
+    s.setup().start().deal().preflop().flop()
+    s.e("chips", seat=2, amount=200).act(3, "fold")
+    _mucks(s, 3).e("chips", seat=4, amount=200, declared="raise")
+    _checks_to_showdown(s, (2, 4), (4,))
+    return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
+
+
+@scenario
+def f_call_bigger_than_stack() -> Scenario:
+    s = Scenario("f_call_bigger_than_stack",
+                 "001 §8, §8.1: seat 3 (700 chips, 600 after the big blind) says call to seat 2's flop bet "
+                 "of 1,000; the console sends call 1000: an all-in call for 600, the uncalled 400 goes back; "
+                 "seat 2 wins 1,500 (before: BAD_EVENT, seat 3 was folded at the knock and kept its chips)")
+    for seat in range(1, 5):
+        s.e("seat", seat=seat, player=f"P{seat}", stack=700 if seat == 3 else 10000)
+    s.e("level", sb=50, bb=100, ante=0).start().deal().preflop().flop()
+    s.act(2, "bet", 1000).act(3, "call", 1000).act(4, "fold")
+    _mucks(s, 4).turn().river().expect("UNCALLED_BET", 2, "showdown").expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 3)
+    return s.settle(s1=10000, s2=10800, s4=9900)  # seat 3 busted: it leaves the table
+
+
+@scenario
+def f_bet_taken_back() -> Scenario:
+    s = Scenario("f_bet_taken_back",
+                 "001 §8 (the action placed is binding): seat 4 raises to 300 with chips, then pulls 200 "
+                 "back; BET_TAKEN_BACK, the raise stands; the chips go in again, seats 2 and 3 call, seat 2 "
+                 "wins 900 (before: BAD_EVENT, 'check the sensor')")
+    s.setup().start().deal().e("chips", seat=4, amount=300).e("chips", seat=4, amount=100)
+    s.expect("BET_TAKEN_BACK", 4, "preflop").e("chips", seat=4, amount=300)
+    _seat1_folds(s)
+    s.act(2, "call", 300).act(3, "call", 300).flop()
+    s.checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_out_of_turn_reported_twice() -> Scenario:
+    s = Scenario("f_out_of_turn_reported_twice",
+                 "000 §3.1: seat 1 calls 100 out of turn (chips, then the console confirms); "
+                 "seat 4 raises to 300 (chips, console confirms): seat 1's call is void, its chips "
+                 "go back, it folds; seat 4 wins 650 (before: a second ACTION_OUT_OF_TURN for the "
+                 "confirmation and a BAD_EVENT for seat 4's)")
+    s.setup().start().deal().e("chips", seat=1, amount=100).act(1, "call", 100)
+    s.expect("ACTION_OUT_OF_TURN", 1, "preflop", severity="warning")
+    s.e("chips", seat=4, amount=300).act(4, "raise", 300)
+    s.expect("ACTION_OUT_OF_TURN", 1, "preflop", severity="info")
+    s.e("chips", seat=1, amount=0)
+    _seat1_folds(s).act(2, "fold")
+    _mucks(s, 2).e("chips", seat=3, amount=300).act(3, "call", 300).flop()
+    s.act(3, "check").act(4, "check").turn().act(3, "check").act(4, "check").river()
+    s.act(3, "check").act(4, "check").expect("SHOWDOWN_ORDER", 3, "showdown")
+    s.e("exposed", zone="seat4", card="Qs").e("exposed", zone="seat4", card="Js")
+    _mucks(s, 3).e("session_end", dt=2.0).expect("POT_AWARD", 4, "showdown")
+    s.stacks = {1: 10000, 2: 9950, 3: 9700, 4: 10350}
+    return s
+
+
+@scenario
+def f_fold_said_at_showdown() -> Scenario:
+    s = Scenario("f_fold_said_at_showdown",
+                 "000 §4.1, 001 §9: the river is checked through; at the showdown seat 4 gives up and the "
+                 "dealer presses fold for it before its cards go to the muck: no alert, seat 2 wins 300 "
+                 "(before: BAD_EVENT 'after the betting ended')")
+    s.setup().start().deal().preflop().flop().checks().turn().checks().river().checks()
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").act(4, "fold")
+    return s.showdown().settle(**WON)
+
+
+@scenario
+def f_string_bet_out_of_turn() -> Scenario:
+    s = Scenario("f_string_bet_out_of_turn",
+                 "000 §3.1: seat 1 puts 100 in out of turn, then reaches back for 300 more in a second "
+                 "motion: a string bet out of turn; the held call stays at 100, the extra goes back; seat "
+                 "4 calls, seat 1's call stands, seat 2 wins 400 (before: a second ACTION_OUT_OF_TURN and "
+                 "the held action became a raise to 400)")
+    s.setup().start().deal().e("chips", seat=1, amount=100).expect("ACTION_OUT_OF_TURN", 1, "preflop")
+    s.e("chips", seat=1, amount=400).expect("STRING_BET", 1, "preflop")
+    s.e("chips", seat=4, amount=100).e("chips", seat=1, amount=100).act(2, "call", 100).act(3, "check")
+    s.flop().checks().act(1, "check").turn().checks().act(1, "check").river().checks().act(1, "check")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown()
+    _mucks(s, 1).e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {1: 9900, 2: 10300, 3: 9900, 4: 9900}
+    return s
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
