@@ -159,6 +159,10 @@ SUMMARIES: dict[str, str] = {
     "RAISE_AFTER_EXPOSED_CARD": (
         "A player who showed a hole card at the wrong time may only check or call for the rest of the "
         "hand (000 §4.1): a raise from that seat stands as a call."),
+    "BET_TAKEN_BACK": (
+        "Chips a player has put forward are the action (001 §8, 000 §3.1): taking some back does not undo "
+        "it. The action stands as placed and the chips go in again; a chip reader that reads low looks the "
+        "same, so the dealer checks which it was."),
     "CHECK_FACING_BET": (
         "The books do not cover a check said facing a bet; following TDA 2024 (Rules 1 and 3) we read it "
         "as no action at all: nothing is bound, and the player still calls, raises or folds in turn."),
