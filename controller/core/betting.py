@@ -796,14 +796,13 @@ class BettingRound:
             self.last_aggressor = seat
         else:
             self._acted.add(seat)
+            self.last_aggressor = seat  # it raised the bet all the same: it is called, so it shows first
             if self.profile.all_in_reopen == "half_raise":
                 findings.append(Finding(
                     code="ALL_IN_AS_CALL", seat=seat,
                     message=f"Seat {seat} all-in to {total} raises by {raised_by}, less than half the "
                             f"minimum raise of {self.min_raise_inc}: a call for reopening; a raise must "
                             f"go to at least {total + self.min_raise_inc}"))
-            else:
-                self.last_aggressor = seat
         if self.forced_opener is not None:
             self._completion_floor(total)
         self.current_bet = total

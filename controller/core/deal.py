@@ -477,7 +477,7 @@ class DealPart(HandBase):
         if seat is not None and (self.phase == DEAL or (
                 self.phase == BETTING and self.street_i == 0 and self.round is not None
                 and self.round.actions_taken == 0 and card in self.deal_cards) or (
-                self.street_i > 0 and card in self.deal_cards and self._still_preflop())):
+                self.street_i > 0 and self._still_preflop() and self._deal_exposure_at_runout(card))):
             # still part of the deal: the last card, seen at once (also when an all-in on the blinds
             # left nobody to act and the hand moved on to the flop as the deal completed)
             if self.street_i > 0:
@@ -488,11 +488,25 @@ class DealPart(HandBase):
             if card not in shown:
                 shown.append(card)
             return self.showdown.on_card(ev, card) if self.showdown is not None else []
+        if seat is not None and self.phase == DUE and self.runout and card in self.holes.get(seat, ()):
+            # all-in and the betting over: the hands are turned up before the board is out (TDA 2024
+            # Rule 16; 001 §10 in our reading): that is showing them for the showdown
+            shown = self.record.shown.setdefault(seat, [])
+            if card not in shown:
+                shown.append(card)
+            return []
         if seat is not None and self.phase in (BETTING, DUE) and card in self.holes.get(seat, ()):
             self.shown_early.add(seat)  # 000 §4.1: showed a card at the wrong time: passive, not dead
             if self.round is not None and hasattr(self.round, "show_card"):
                 self.round.show_card(seat)
         return []
+
+    def _deal_exposure_at_runout(self, card: str) -> bool:
+        """An all-in on the blinds left nobody to act: a card seen face up before the flop is still the
+        deal's error only when it is the deal's last card, seen at once, before any hand was turned up.
+        Any other card is a player turning his hand for the all-in showdown (TDA 2024 Rule 16; the first
+        two cards of the deal were dealt long before, an exposure then would have been seen then)."""
+        return bool(self.deal_cards) and card == self.deal_cards[-1] and not self.record.shown
 
     def _shown_past_short_call(self, seat: int | None, ev: Event, card: str) -> list[Finding] | None:
         """The last street's round is open only for a short call (CALL_SHORT) nobody completed, and a

@@ -276,8 +276,9 @@ class Hand(DealPart, BoardPart):
         followed as played, so the table's answers to it fit: the seat is put back into the betting
         round (a closed one opens again while the next street's cards are not out); its chips stay in
         the pot and the hand stays dead, so it cannot win (000 §1.5; 001 §13; TDA 2024). A check or
-        fold, or a wager that can no longer be placed, changes nothing; a seat whose cards are gone
-        (mucked) only gets a note. None: not a dead seat."""
+        fold, or a wager that can no longer be placed, changes nothing; a fold (the dealer folding the
+        dead hand, its cards on their way to the muck) and a seat whose cards are gone (mucked) only get
+        a note. None: not a dead seat."""
         rec = self.record
         if not isinstance(ev, ActionEvent) or ev.seat not in rec.dead:
             return None
@@ -285,6 +286,9 @@ class Hand(DealPart, BoardPart):
         out: list[Finding] = []
         if not self.holds_cards(seat):  # its cards are gone: the word changes nothing (a note)
             rec.notes.append(f"seat {seat} (dead hand, cards gone) {ev.action} on the {self.street}")
+            return out
+        if ev.action == "fold":  # the dealer folding the dead hand on the console: the remedy itself
+            rec.notes.append(f"seat {seat} (dead hand) folded on the {self.street}")
             return out
         if seat not in self.dead_acting:
             self.dead_acting.add(seat)

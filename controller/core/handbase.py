@@ -226,9 +226,12 @@ class HandBase:
     def deal_still_finishing(self) -> bool:
         """An all-in on the blinds left nobody to act, so the hand moved on to the flop as the deal
         completed; until the flop's knock or first board card the deal's own corrections (an exposed
-        card burned face up, its replacement dealt last) still belong to the deal."""
+        card burned face up, its replacement dealt last) still belong to the deal. Not once anybody
+        acted: then the betting, not the deal, ended the preflop, and cards turned up now are the all-in
+        showdown's (TDA 2024 Rule 16), not the deal's exposed cards."""
         return (self.runout and self.phase == DUE and self.street_i == 1 and not self.knocked
-                and not self.board_now and not self.record.board)
+                and not self.board_now and not self.record.board
+                and all(a.action.startswith("post_") for a in self.record.actions))
 
     def street_label(self, phase: str, street_i: int) -> Street:
         """The alert `street` for a hand in `phase` on street number `street_i`."""

@@ -2042,6 +2042,119 @@ def f_string_bet_out_of_turn() -> Scenario:
     return s
 
 
+# --- audit of showdown and between hands (28 Nov 2026) ----------------------------------------------
+@scenario
+def f_all_in_hands_turned_up_preflop() -> Scenario:
+    s = Scenario("f_all_in_hands_turned_up_preflop",
+                 "all-in showdown (TDA 2024 Rule 16): seat 4 moves all in, seat 2 calls all in, the others "
+                 "fold; both hands are turned face up before the flop, as they must be. They are the "
+                 "showdown's hands, shown; seat 2's kings win (before: HOLE_CARD_EXPOSED and "
+                 "HOLE_CARDS_EXPOSED_MULTIPLE, a misdeal: the turned hands were read as the deal's "
+                 "exposed cards)")
+    s.setup().start().deal().act(4, "allin", 10000)
+    _seat1_folds(s).act(2, "call", 10000).act(3, "fold").gone("seat3", "7c").card("muck", "7c")
+    s.gone("seat3", "7d").card("muck", "7d")
+    for seat in (4, 2):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.flop().turn().river().expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {1: 10000, 2: 20100, 3: 9900}  # seat 4 busted and left
+    return s
+
+
+@scenario
+def f_all_in_blind_hands_turned_up() -> Scenario:
+    s = Scenario("f_all_in_blind_hands_turned_up",
+                 "heads-up, the small blind all in on its blind: nobody can act, so once the deal is out "
+                 "both players turn their hands up for the all-in showdown (TDA 2024 Rule 16); seat 1's "
+                 "2h was the deal's second card, long dealt: a hand turned up, not an exposed card of the "
+                 "deal (before: HOLE_CARD_EXPOSED_FIRST, a misdeal). Only the deal's last card seen at "
+                 "once is still the deal's error (f_last_card_exposed_all_in_blind)")
+    _heads_up_all_in_blind(s)
+    for seat, cards in ((1, ("2h", "6c")), (2, HOLES[2])):
+        for c in cards:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s").card("board", "Kh").card("board", "8d")
+    s.card("board", "2c").turn().river().expect("UNCALLED_BET", 2, "showdown")
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {2: 10050}  # seat 1 busted and left
+    return s
+
+
+@scenario
+def f_dead_hand_folded_on_console() -> Scenario:
+    s = Scenario("f_dead_hand_folded_on_console",
+                 "001 §5, §6: seat 3 is away, its blind is posted and its hand dead (DEAD_HAND_ABSENT); "
+                 "seat 4 raises, seats 1 and 2 fold, and the dealer presses fold for seat 3 and mucks its "
+                 "cards: that is the remedy carried out, nothing to report (before: "
+                 "CORRECTION_NOT_FOLLOWED, 'the dead hand still acts')")
+    s.setup().e("present", seat=3, present=False).start().deal().expect("DEAD_HAND_ABSENT", 3, "deal")
+    s.act(4, "raise", 300)
+    _seat1_folds(s).act(2, "fold").gone("seat2", "Ah").card("muck", "Ah").gone("seat2", "Kd")
+    s.card("muck", "Kd").expect("UNCALLED_BET", 4, "showdown")
+    s.act(3, "fold").gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 4, "showdown")
+    s.stacks = {1: 10000, 2: 9950, 3: 9900, 4: 10150}
+    return s
+
+
+@scenario
+def a_new_player_waits_for_button() -> Scenario:
+    s = Scenario("a_new_player_waits_for_button",
+                 "a new player sits down in seat 5, between the next button (seat 4) and small blind "
+                 "(seat 1): he is not dealt in until the button has passed him (001 and 000 are silent; "
+                 "TDA practice with the dead button); the dealer deals seats 1-4, the next hand seat 5 "
+                 "too (before: the core dealt him in as the first seat and called the right deal "
+                 "DEAL_WRONG_FIRST_SEAT, a misdeal)")
+    s.setup().e("hand_start", button=3).e("chips", seat=4, amount=50).e("chips", seat=1, amount=100)
+    holes = {4: ("Ah", "Kd"), 1: ("7c", "7d"), 2: ("Qs", "Js"), 3: ("2h", "6c"), 5: ("9s", "Td")}
+
+    def walk(order: tuple[int, ...], bb: int) -> None:
+        for rnd in range(2):
+            for seat in order:
+                s.card(f"seat{seat}", holes[seat][rnd])
+        i = order.index(bb)
+        for seat in order[i + 1:] + order[:i]:
+            s.act(seat, "fold").gone(f"seat{seat}", holes[seat][0]).card("muck", holes[seat][0])
+            s.gone(f"seat{seat}", holes[seat][1]).card("muck", holes[seat][1])
+
+    walk((4, 1, 2, 3), 1)
+    s.expect("UNCALLED_BET", 1, "showdown").e("seat", seat=5, player="P5", stack=10000)
+    s.e("hand_start", dt=5.0).expect("POT_AWARD", 1, "showdown")
+    s.e("chips", seat=1, amount=50).e("chips", seat=2, amount=100)
+    walk((1, 2, 3, 4), 2)
+    s.expect("UNCALLED_BET", 2, "showdown")
+    s.e("hand_start", dt=5.0).expect("POT_AWARD", 2, "showdown")
+    s.e("chips", seat=2, amount=50).e("chips", seat=3, amount=100)
+    walk((2, 3, 4, 5, 1), 3)
+    s.expect("UNCALLED_BET", 3, "showdown").e("session_end", dt=2.0).expect("POT_AWARD", 3, "showdown")
+    s.stacks = {1: 10000, 2: 10000, 3: 10050, 4: 9950, 5: 10000}
+    return s
+
+
+@scenario
+def f_short_all_in_shows_first() -> Scenario:
+    s = Scenario("f_short_all_in_shows_first",
+                 "000 §4.1, 001 §9: seat 2 bets 1000 on the river, seat 4 moves all in for 1200 (short of "
+                 "half a raise: ALL_IN_AS_CALL for reopening) and seat 2 calls the extra 200; seat 4 is the "
+                 "one called, so it shows first (before: seat 2, because under cuca the short all-in was "
+                 "not counted as a raise for the showing order either; handbuch already said seat 4)")
+    s.setup()
+    s.events[3]["stack"] = 1300
+    s.start().deal().preflop().flop().checks().turn().checks().river()
+    s.act(2, "bet", 1000).act(3, "fold").gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d")
+    s.card("muck", "7d").act(4, "allin", 1200).expect("ALL_IN_AS_CALL", 4, "river").act(2, "call", 1200)
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for seat in (4, 2):
+        for c in HOLES[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {1: 10000, 2: 11400, 3: 9900}  # seat 4 busted and left
+    return s
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
