@@ -497,6 +497,11 @@ class DealPart(HandBase):
             return []
         if seat is not None and self.phase in (BETTING, DUE) and card in self.holes.get(seat, ()):
             self.shown_early.add(seat)  # 000 §4.1: showed a card at the wrong time: passive, not dead
+            # ... and the card lies face up: at the showdown it is shown (an all-in player turning his
+            # hand up before the action is over is not asked to show it again)
+            shown = self.record.shown.setdefault(seat, [])
+            if card not in shown:
+                shown.append(card)
             if self.round is not None and hasattr(self.round, "show_card"):
                 self.round.show_card(seat)
         return []

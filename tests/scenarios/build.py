@@ -2155,6 +2155,27 @@ def f_short_all_in_shows_first() -> Scenario:
     return s
 
 
+@scenario
+def f_all_in_hand_turned_up_early() -> Scenario:
+    s = Scenario("f_all_in_hand_turned_up_early",
+                 "000 §4.1: seat 4 moves all in, seat 2 calls all in and turns its hand up at once, while "
+                 "the big blind (seat 3) still has to act: shown at the wrong time, the hand stays live; "
+                 "seat 3 folds, seat 4 turns its hand up, the board runs out and seat 2's kings win. Its "
+                 "cards lay face up all along: shown (before: MUCKED_WINNER, 'not shown', since the camera "
+                 "saw them only once, during the betting)")
+    s.setup().start().deal().act(4, "allin", 10000)
+    _seat1_folds(s).act(2, "call", 10000)
+    for c in HOLES[2]:
+        s.e("exposed", zone="seat2", card=c)
+    s.act(3, "fold").gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    for c in HOLES[4]:
+        s.e("exposed", zone="seat4", card=c)
+    s.flop().turn().river().expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 2, "showdown")
+    s.stacks = {1: 10000, 2: 20100, 3: 9900}  # seat 4 busted and left
+    return s
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py

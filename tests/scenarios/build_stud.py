@@ -1998,6 +1998,28 @@ def bring_in_wrong_taken_back_late() -> Scenario:
     return s.next_hand(3).end(3, s1=980, s2=980, s3=1060, s4=980)
 
 
+@stud
+def all_in_hands_turned_up() -> Scenario:
+    s = Stud("all_in_hands_turned_up", "all-in showdown (TDA 2024 Rule 16; 002 is silent): seat 4 bets its "
+                                       "last 20 on 4th street, seat 1 folds, seat 3 calls; both turn their "
+                                       "down-cards up before 5th street. They are the showdown's hands, "
+                                       "shown; seat 3's four queens win (before: MUCKED_WINNER, seat 3's "
+                                       "hand 'not shown', because down-cards turned up during the runout "
+                                       "did not count)")
+    s.setup_stud()
+    s.events[3]["stack"] = 45
+    s.begin().deal3().third_fixed().street("fourth").act(4, "allin", 20)
+    s.fold(1, (*DOWN[1], UP[1], STREETS["fourth"][1])).act(3, "call", 20)
+    for seat in (4, 3):
+        for c in DOWN[seat]:
+            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.street("fifth", seats=(3, 4)).street("sixth", seats=(3, 4)).street("seventh", seats=(3, 4), up=False)
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for seat in (4, 3):
+        s.e("exposed", zone=f"seat{seat}", card=STREETS["seventh"][seat])
+    return s.end(3, s1=975, s2=995, s3=1075)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

@@ -592,6 +592,13 @@ class StudHand(Hand):
             return []
         if card in self.up[seat]:
             return []
+        if self.phase == DUE and self.runout and self.card_street.get(card, 0) == 0:
+            # all-in and the betting over: a down-card turned up is the hand shown for the showdown
+            # (TDA 2024 Rule 16), as in hold'em (deal.py)
+            turned = self.record.shown.setdefault(seat, [])
+            if card not in turned:
+                turned.append(card)
+            return []
         return self._down_card_up(seat, card)
 
     def _down_card_up(self, seat: int, card: str) -> list[Finding]:
