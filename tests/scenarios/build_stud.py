@@ -2020,6 +2020,29 @@ def all_in_hands_turned_up() -> Scenario:
     return s.end(3, s1=975, s2=995, s3=1075)
 
 
+@stud
+def all_in_hand_turned_up_early() -> Scenario:
+    s = Stud("all_in_hand_turned_up_early", "000 §4.1: seat 3 calls all in on 4th street and turns its "
+                                            "down-cards up while seats 4 and 1 bet on; shown at the wrong "
+                                            "time, the hand stays live and its cards lie face up; 4 and 1 "
+                                            "check down, seat 1 mucks, and seat 3's four queens win without "
+                                            "being turned again (before: MUCKED_WINNER, 'not shown')")
+    s.setup_stud()
+    s.events[2]["stack"] = 45
+    s.begin().deal3().third_fixed().street("fourth").act(4, "bet", 20).act(1, "call", 20)
+    s.act(3, "allin", 20)
+    for c in DOWN[3]:
+        s.e("exposed", zone="seat3", card=c)
+    for name in ("fifth", "sixth", "seventh"):
+        s.street(name, up=name != "seventh").checks((4, 1))
+    s.expect("SHOWDOWN_ORDER", 4, "showdown")
+    for c in (*DOWN[4], STREETS["seventh"][4]):
+        s.e("exposed", zone="seat4", card=c)
+    s.e("exposed", zone="seat3", card=STREETS["seventh"][3])
+    s.muck(1, (*DOWN[1], STREETS["seventh"][1]))
+    return s.end(3, s1=955, s2=995, s3=140, s4=955)
+
+
 def main() -> None:
     for old in HERE.glob("stud_*.jsonl"):
         old.unlink()

@@ -639,7 +639,12 @@ class StudHand(Hand):
                        seat=seat, cards=[card],
                        remedy=f"{card} stays face up and plays; the other seventh-street cards are dealt "
                               f"face down as usual")]
-        return []  # a player showing his own down-card: his business (it plays as dealt)
+        # a player showing his own down-card: his business (it plays as dealt); it lies face up, so at the
+        # showdown it is shown (000 §4.1: shown at the wrong time, the hand stays live)
+        turned = self.record.shown.setdefault(seat, [])
+        if card not in turned:
+            turned.append(card)
+        return []
 
     def _faces_check(self) -> list[Finding]:
         """At the street's first action: up-cards nobody saw face up were dealt face down (002 §2, §4–6)."""
