@@ -254,6 +254,14 @@ class Showdown:
         results: list[PotResult] = []
         rule = odd_chip_rule(self.profile)
         for i, pot in reversed(list(enumerate(pots))):
+            if len(pot.eligible) == 1:
+                # Uncontested: the others folded before the showdown, so this pot is its only claimant's
+                # whatever it does with its cards (000 §4.1: a bet nobody calls wins unseen). Mucking after
+                # losing another pot is no mucked winner.
+                only = pot.eligible[0]
+                value = self._value(only) if only in values and self._has_shown(only) else None
+                results.append(PotResult(pot=pot, shares={only: pot.amount}, value=value))
+                continue
             known = [s for s in pot.eligible if s in values]
             standing = [s for s in pot.eligible if s not in self.mucked or s in values]
             if len(standing) == 1 and standing[0] not in values:

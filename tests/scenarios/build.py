@@ -2176,6 +2176,28 @@ def f_all_in_hand_turned_up_early() -> Scenario:
     return s
 
 
+@scenario
+def f_side_pot_uncontested_winner_mucks() -> Scenario:
+    s = Scenario("f_side_pot_uncontested_winner_mucks",
+                 "000 §4.1: seat 2 is all in for 500 preflop; seats 3 and 4 build a side pot, seat 3 bets "
+                 "the river and seat 4 folds, so the side pot is seat 3's uncontested. Seat 3 is to show "
+                 "first, seat 2 tables the kings and seat 3 mucks its sevens: seat 2 takes the main pot, "
+                 "seat 3 the side pot, nothing to report (before: MUCKED_WINNER for seat 3, the side pot's "
+                 "only claimant)")
+    s.setup()
+    s.events[1]["stack"] = 500
+    s.start().deal().act(4, "call", 100)
+    _seat1_folds(s).act(2, "allin", 500).act(3, "call", 500).act(4, "call", 500)
+    s.flop().act(3, "bet", 300).act(4, "call", 300).turn().checks((3, 4)).river().act(3, "bet", 1000)
+    s.act(4, "fold").gone("seat4", "Qs").card("muck", "Qs").gone("seat4", "Js").card("muck", "Js")
+    s.expect("UNCALLED_BET", 3, "showdown").expect("SHOWDOWN_ORDER", 3, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    s.gone("seat3", "7c").card("muck", "7c").gone("seat3", "7d").card("muck", "7d")
+    s.e("session_end", dt=2.0).expect("POT_AWARD", 3, "showdown")
+    s.stacks = {1: 10000, 2: 1500, 3: 9800, 4: 9200}
+    return s
+
+
 def main() -> None:
     for old in HERE.glob("*.jsonl"):
         if not old.name.startswith("stud_"):  # written by build_stud.py
