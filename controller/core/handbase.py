@@ -198,6 +198,10 @@ class HandBase:
         self.short: set[int] = set()
         self.thrown: dict[int, float] = {}
         self.dead_acting: set[int] = set()  # dead hands told once that they still act (hand.py)
+        # A misdeal the table may still play on (hand.py `h_void_play`): what the hand was when it was
+        # voided (phase, round, showdown, the misdeal's code) and whether the table overrode it.
+        self.voided: tuple[str, Any, Any, str] | None = None
+        self.misdeal_overridden = False
         self.showdown: ShowdownLike | None = None
         self.settled = False
         self.t = t
@@ -287,7 +291,11 @@ class HandBase:
             return f"seat {self.round.to_act} still to act"
         return "betting not finished"
 
-    def void(self, why: str) -> None:
+    def void(self, why: str, code: str = "MISDEAL_CALLED") -> None:
+        if why == "misdeal" and self.phase in (BETTING, DUE):
+            # Kept so the hand can be followed on if the table ignores the misdeal (a fouled deck is
+            # never played on: the duplicate card makes the hand meaningless).
+            self.voided = (self.phase, self.round, self.showdown, code)
         self.phase = VOID
         self.record.ended = "fouled_deck" if why == "fouled_deck" else "misdeal"
         self.record.t_end = self.t

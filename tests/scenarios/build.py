@@ -797,6 +797,52 @@ def l_floor_called() -> Scenario:
     return s.expect("FLOOR_CALLED", None, "flop")
 
 
+@scenario
+def l_misdeal_called_played_on() -> Scenario:
+    s = Scenario("l_misdeal_called_played_on", "the dealer presses misdeal preflop after one action, but the "
+                                               "table plays the hand on to the showdown: one "
+                                               "CORRECTION_NOT_FOLLOWED naming the misdeal at the next "
+                                               "action, then the hand is followed and settled as played "
+                                               "(before: the hand stayed void, stacks as before it)")
+    s.setup().start().deal().act(4, "call", 100).e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "preflop", severity="misdeal")
+    s.act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def l_misdeal_called_redealt() -> Scenario:
+    s = Scenario("l_misdeal_called_redealt", "the dealer presses misdeal preflop and the table takes it: "
+                                             "the cards are gathered (the blinds left in front), a new "
+                                             "hand_start, the redeal is played; the void hand changes no "
+                                             "stack and raises nothing more")
+    s.setup().start().deal().act(4, "call", 100).e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "preflop", severity="misdeal")
+    for seat in (2, 3, 4, 1):
+        for c in HOLES[seat]:
+            s.gone(f"seat{seat}", c).card("muck", c)
+    s.e("chips", seat=4, amount=0)
+    s.start().deal().preflop().flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def l_misdeal_card_missing_played_on() -> Scenario:
+    s = Scenario("l_misdeal_card_missing_played_on", "a hole card of seat 3 vanishes preflop and seat 4 "
+                                                     "acts: CARD_MISSING, a misdeal (004 §4(2i)); the table "
+                                                     "deals the flop anyway after the round: one "
+                                                     "CORRECTION_NOT_FOLLOWED, the hand is followed to the "
+                                                     "showdown with the stacks as the chips moved")
+    s.setup().start().deal().gone("seat3", "7d").act(4, "call", 100)
+    s.expect("CARD_MISSING", 3, "preflop", severity="misdeal")
+    s.card("seat3", "7d").act(4, "call", 100).expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
 # --- A: blinds and button ---------------------------------------------------------------------------
 @scenario
 def a_blind_wrong() -> Scenario:
