@@ -37,6 +37,8 @@ from controller.core.handbase import (
 )
 from controller.core.structures import round_kwargs
 
+WAGERS = frozenset({"bet", "raise", "call", "allin"})  # actions that put chips in
+
 __all__ = ["BETTING", "BETWEEN", "DEAL", "DUE", "ENDED", "KINDS", "PHASES", "SHOWDOWN",
            "TRANSITIONS", "VOID", "Fix", "Hand", "RoundFactory", "RoundLike", "ShowdownFactory",
            "ShowdownLike"]
@@ -273,7 +275,33 @@ class Hand(DealPart, BoardPart):
         return out
 
     def h_chips_due(self, ev: Event, card: str | None) -> list[Finding]:
-        return []  # chips moving while the pot is gathered between rounds
+        """Chips between rounds: the dealer gathering the pot (zones fall, nothing to say), or a live seat
+        pushing chips in after its round closed (the zone rises): nothing is open to bet on, so the
+        dealer hands them back (000 §3.1, 001 §3: an action out of turn that the action can never reach
+        before the street's cards are out); the chips are not booked."""
+        assert isinstance(ev, ChipsEvent)
+        if self.due_chips_street != self.street_i:
+            self.due_chips_street = self.street_i
+            self.due_chips.clear()
+        rnd = self.closed_round
+        before = self.due_chips.get(ev.seat, rnd.committed.get(ev.seat, 0) if rnd is not None else 0)
+        self.due_chips[ev.seat] = ev.amount
+        if ev.amount <= before or ev.seat not in self.live():
+            return []
+        return self._pushed_after_round(ev.seat, f"pushed {ev.amount} in")
+
+    def _pushed_after_round(self, seat: int, what: str) -> list[Finding]:
+        """A wager after the round closed and before the next street's cards: one warning per seat and
+        gap; nothing is applied (the round stays closed, the next street's betting opens as usual)."""
+        key = (self.street_i, seat)
+        if key in self.due_warned:
+            return []
+        self.due_warned.add(key)
+        nxt = self.street
+        return [_f("ACTION_OUT_OF_TURN", (
+            f"Seat {seat} {what} after the betting round closed, before the {nxt} was dealt; nothing is "
+            f"open to bet on, so it does not count"), seat=seat,
+            remedy=f"Hand the chips back to seat {seat}; it acts in turn once the {nxt} betting opens")]
 
     def h_action_due(self, ev: Event, card: str | None) -> list[Finding]:
         """A player acts while the street's cards are still due: the table has moved on.
@@ -296,6 +324,12 @@ class Hand(DealPart, BoardPart):
             return revived
         if self.runout:
             return []  # in a runout nobody can bet: a spoken check changes nothing
+        if (ev.action in WAGERS and not self.board_now and not self.burns_now
+                and any(self.game.board_cards.values()) and ev.seat in self.live()):
+            # A wager before any card of the next street: the table has not moved on, a seat bet too
+            # soon. Held as the next street's out-of-turn bet it would bind a
+            # street the table then checks through; told and not applied instead.
+            return self._pushed_after_round(ev.seat, f"said {ev.action}")
         out: list[Finding] = []
         fix = self.fix
         if fix is not None:

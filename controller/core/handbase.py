@@ -202,6 +202,11 @@ class HandBase:
         # voided (phase, round, showdown, the misdeal's code) and whether the table overrode it.
         self.voided: tuple[str, Any, Any, str] | None = None
         self.misdeal_overridden = False
+        # Chips between rounds (hand.py `h_chips_due`): the last amount seen per seat since the round
+        # closed, and the seats already told they bet too soon.
+        self.due_chips: dict[int, int] = {}
+        self.due_chips_street = -1
+        self.due_warned: set[tuple[int, int]] = set()
         self.showdown: ShowdownLike | None = None
         self.settled = False
         self.t = t

@@ -843,6 +843,47 @@ def l_misdeal_card_missing_played_on() -> Scenario:
     return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
 
 
+@scenario
+def f_chips_pushed_after_round() -> Scenario:
+    s = Scenario("f_chips_pushed_after_round", "the preflop round closed and the pot is gathered (every "
+                                               "zone back to 0: nothing to say); seat 4 then pushes 200 in "
+                                               "before the flop: ACTION_OUT_OF_TURN (the chips go back), "
+                                               "the dealer hands them back, the hand is checked down and "
+                                               "seat 4 keeps the 200 (before: ignored without a word)")
+    s.setup().start().deal().preflop()
+    for seat in (2, 3, 4):
+        s.e("chips", seat=seat, amount=0)
+    s.e("chips", seat=4, amount=200).expect("ACTION_OUT_OF_TURN", 4, "flop").e("chips", seat=4, amount=0)
+    s.flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def f_pot_gathered_between_rounds() -> Scenario:
+    s = Scenario("f_pot_gathered_between_rounds", "chip readers report the bets (100 each) and the dealer "
+                                                  "gathering them after the round: zones falling between "
+                                                  "rounds raise nothing, the hand is clean")
+    s.setup().start().deal()
+    s.e("chips", seat=4, amount=100).act(1, "fold").gone("seat1", "2h").card("muck", "2h")
+    s.gone("seat1", "6c").card("muck", "6c").e("chips", seat=2, amount=100).e("chips", seat=3, amount=100)
+    s.act(3, "check")
+    for seat in (2, 3, 4):
+        s.e("chips", seat=seat, amount=100).e("chips", seat=seat, amount=0)
+    s.flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def f_bet_said_after_round() -> Scenario:
+    s = Scenario("f_bet_said_after_round", "after the preflop round closed seat 4 says bet 300 before the "
+                                           "flop: ACTION_OUT_OF_TURN, not booked; the table deals the flop "
+                                           "and checks it through, then the turn's single burn is no extra "
+                                           "burn (before: held as a binding flop bet, then BURN_EXTRA)")
+    s.setup().start().deal().preflop().act(4, "bet", 300).expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
 # --- A: blinds and button ---------------------------------------------------------------------------
 @scenario
 def a_blind_wrong() -> Scenario:
