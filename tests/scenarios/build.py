@@ -1049,9 +1049,12 @@ def f_five_card_flop_handbuch() -> Scenario:
 
 @scenario
 def f_five_card_flop_classic() -> Scenario:
-    s = Scenario("f_five_card_flop_classic", "003 (8): five flop cards: reshuffle and redeal (not 003 (4)'s "
-                                             "exposed burn, which is for four cards)", profile="classic")
-    return _five_redealt(s, "Kh", "8d", "2c")
+    s = Scenario("f_five_card_flop_classic", "003 (4): five flop cards: reshuffle and redeal (not the "
+                                             "exposed burn, which is for four cards); the fifth card changes "
+                                             "the remedy the fourth card's alert gave, so a second "
+                                             "FLOP_TOO_MANY_CARDS says so (before: no new alert)",
+                 profile="classic")
+    return _five_redealt(s.expect("FLOP_TOO_MANY_CARDS", None, "flop"), "Kh", "8d", "2c")
 
 
 @scenario
