@@ -38,6 +38,7 @@ from controller.core.handbase import (
 from controller.core.structures import round_kwargs
 
 WAGERS = frozenset({"bet", "raise", "call", "allin"})  # actions that put chips in
+_BETS = ("action", "chips")  # the event kinds of a betting action
 
 __all__ = ["BETTING", "BETWEEN", "DEAL", "DUE", "ENDED", "KINDS", "PHASES", "SHOWDOWN",
            "TRANSITIONS", "VOID", "Fix", "Hand", "RoundFactory", "RoundLike", "ShowdownFactory",
@@ -85,6 +86,8 @@ class Hand(DealPart, BoardPart):
                     out += self._after_round_change(ev.t)
         if out:  # most events raise nothing: skip the scans below (replay speed, issue 13)
             self._after_findings(out)
+            if not was_void and self.phase == VOID and self.voided is not None and kind in _BETS:
+                self.voided_by = ev  # the action the misdeal stopped: real if the table plays on
         return out
 
     def _after_findings(self, out: list[Finding]) -> None:
@@ -135,8 +138,15 @@ class Hand(DealPart, BoardPart):
             before = rnd.committed.get(ev.seat, 0) if rnd is not None else 0
             if ev.amount <= before:
                 return []
+        out = self._resume(ev.t)
+        stopped, self.voided_by = self.voided_by, None
+        if isinstance(stopped, (ActionEvent, ChipsEvent)) and stopped.seat != ev.seat:
+            # Another seat acts: the action the misdeal stopped was taken at the table, so it counts
+            # first (the same seat acting again is that action said anew).
+            stopped_kind = "action" if isinstance(stopped, ActionEvent) else "chips"
+            out += self.handle_in_phase(stopped_kind, stopped, None)
         kind = "action" if isinstance(ev, ActionEvent) else "chips"
-        return self._resume(ev.t) + self.handle_in_phase(kind, ev, card)
+        return out + self.handle_in_phase(kind, ev, card)
 
     def played_on(self) -> bool:
         """The misdeal can still be overridden: the hand was voided in a betting round (or between

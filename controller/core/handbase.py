@@ -202,6 +202,7 @@ class HandBase:
         # voided (phase, round, showdown, the misdeal's code) and whether the table overrode it.
         self.voided: tuple[str, Any, Any, str] | None = None
         self.misdeal_overridden = False
+        self.voided_by: Event | None = None  # the action whose findings voided the hand, if one did
         # Chips between rounds (hand.py `h_chips_due`): the last amount seen per seat since the round
         # closed, and the seats already told they bet too soon.
         self.due_chips: dict[int, int] = {}

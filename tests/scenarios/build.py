@@ -884,6 +884,20 @@ def f_bet_said_after_round() -> Scenario:
     return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
 
 
+@scenario
+def l_misdeal_card_missing_next_seat_plays_on() -> Scenario:
+    s = Scenario("l_misdeal_card_missing_next_seat_plays_on", "as l_misdeal_card_missing_played_on, but "
+                                                              "the next seat (1) acts after seat 4's call: "
+                                                              "that call counts (it was made at the table), "
+                                                              "no out-of-turn alert, same settlement")
+    s.setup().start().deal().gone("seat3", "7d").act(4, "call", 100)
+    s.expect("CARD_MISSING", 3, "preflop", severity="misdeal")
+    s.card("seat3", "7d").act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
 # --- A: blinds and button ---------------------------------------------------------------------------
 @scenario
 def a_blind_wrong() -> Scenario:
