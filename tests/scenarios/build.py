@@ -898,6 +898,18 @@ def l_misdeal_card_missing_next_seat_plays_on() -> Scenario:
     return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
 
 
+@scenario
+def f_bet_said_after_burn() -> Scenario:
+    s = Scenario("f_bet_said_after_burn", "after the knock and the flop's burn, before any flop card, seat "
+                                          "4 says bet 300: ACTION_OUT_OF_TURN (read as the flop's "
+                                          "out-of-turn bet); the flop comes and is checked through, the "
+                                          "bet is not booked and the hand settles (a pin, unchanged)")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s")
+    s.act(4, "bet", 300).expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.card("board", "Kh").card("board", "8d").card("board", "2c").checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
 # --- A: blinds and button ---------------------------------------------------------------------------
 @scenario
 def a_blind_wrong() -> Scenario:
