@@ -445,6 +445,15 @@ class BoardPart(HandBase):
         flop = list(self.board_now)
         out = [_f("FLOP_TOO_MANY_CARDS", f"Flop has {n} cards ({' '.join(flop)}) before any flop action",
                   cards=flop, remedy=_flop_remedy(how))] if n == 4 else []
+        if n == 5 and how != self.profile.four_card_flop and _flop_remedy(how) != _flop_remedy(
+                self.profile.four_card_flop):
+            # The dealer was told the four-card remedy; a fifth card changes it (003 (4): five or more
+            # cards are reshuffled), so the table must hear the new one. Profiles whose remedy stays the
+            # same say nothing more.
+            out = [_f("FLOP_TOO_MANY_CARDS", (
+                f"Flop now has {n} cards ({' '.join(flop)}) before any flop action: the remedy for four "
+                f"cards no longer applies"), cards=flop,
+                remedy=f"{_flop_remedy(how)}; five or more flop cards (003 (4))")]
         if how in ("recall_reshuffle_redeal", "reshuffle_stub_redeal", "correct_or_reshuffle"):
             self.fix = Fix(code="FLOP_TOO_MANY_CARDS", street="flop", kind="recall", cards=set(flop),
                            expect="recall the flop (not the burn), reshuffle, deal a new flop without a burn")

@@ -442,6 +442,11 @@ class Engine:
         info = self.seats.seats.get(ev.seat)
         if info is None and ev.seat not in self.current.holes:
             return self._bad(ev.t, f"{ev.TYPE} from seat {ev.seat}, which is empty", ev.seat)
+        if self.current.phase == VOID and self.current.voided is not None:
+            # A misdeal in a betting round: chips or an action may show the table playing on (hand.py)
+            out = self._hand("action" if isinstance(ev, ActionEvent) else "chips", ev, None)
+            if out or self.current.phase != VOID:
+                return out
         if self.current.phase in (ENDED, VOID, SHOWDOWN, BETWEEN) and isinstance(ev, ChipsEvent):
             # Chips between hands: blinds placed during the shuffle (000 §2.2), or the pot being pushed.
             if ev.amount > 0:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from controller.core.alerts import Finding
 from controller.core.board import BoardPart
 from controller.core.deal import DealPart
-from controller.core.events import ActionEvent, ChipsEvent, Event
+from controller.core.events import ActionEvent, CardGone, ChipsEvent, Event
 from controller.core.handbase import (
     BETTING,
     BETWEEN,
@@ -36,6 +36,9 @@ from controller.core.handbase import (
     _severity,
 )
 from controller.core.structures import round_kwargs
+
+WAGERS = frozenset({"bet", "raise", "call", "allin"})  # actions that put chips in
+_BETS = ("action", "chips")  # the event kinds of a betting action
 
 __all__ = ["BETTING", "BETWEEN", "DEAL", "DUE", "ENDED", "KINDS", "PHASES", "SHOWDOWN",
            "TRANSITIONS", "VOID", "Fix", "Hand", "RoundFactory", "RoundLike", "ShowdownFactory",
@@ -60,6 +63,7 @@ class Hand(DealPart, BoardPart):
     def dispatch(self, kind: str, ev: Event, card: str | None) -> list[Finding]:
         self.t = ev.t
         self.event_street = None
+        was_void = self.phase == VOID
         handler = self.HANDLERS.get((self.phase, kind))
         if handler is None:
             return [_f("BAD_EVENT", f"{_describe(kind, ev, card)} is not expected in phase {self.phase!r} "
@@ -68,7 +72,8 @@ class Hand(DealPart, BoardPart):
         if self.followups:
             out = self.followups + out
             self.followups = []
-        if out and any(f.code == "CORRECTION_NOT_FOLLOWED" for f in out):
+        if out and not was_void and any(f.code == "CORRECTION_NOT_FOLLOWED" for f in out):
+            # (a misdeal played on was accepted before the event that showed it was applied)
             # Said once: from here the core follows what the table did; nothing of that correction is
             # owed any more, so its later steps cannot raise a cascade of follow-up alerts.
             self.accept_as_played()
@@ -81,6 +86,8 @@ class Hand(DealPart, BoardPart):
                     out += self._after_round_change(ev.t)
         if out:  # most events raise nothing: skip the scans below (replay speed, issue 13)
             self._after_findings(out)
+            if not was_void and self.phase == VOID and self.voided is not None and kind in _BETS:
+                self.voided_by = ev  # the action the misdeal stopped: real if the table plays on
         return out
 
     def _after_findings(self, out: list[Finding]) -> None:
@@ -88,12 +95,80 @@ class Hand(DealPart, BoardPart):
         for f in out:
             if f.code == "DEAD_HAND_CLOCK" and f.seat is not None:
                 self.record.dead.add(f.seat)  # 004 §11(4): a dead hand, not merely a fold
-        if self.phase not in (VOID, BETWEEN) and any(_severity(f) == "misdeal" for f in out):
-            self.void("fouled_deck" if any(f.code == "DECK_DUPLICATE" for f in out) else "misdeal")
+        misdeal = next((f for f in out if _severity(f) == "misdeal"), None)
+        if misdeal is not None and self.phase not in (VOID, BETWEEN):
+            if self.misdeal_overridden:
+                # The table already played on through one misdeal: a second one it would ignore alike,
+                # so the hand is followed on (the alert still tells the dealer).
+                return
+            self.void("fouled_deck" if any(f.code == "DECK_DUPLICATE" for f in out) else "misdeal",
+                      misdeal.code)
 
     # --- ignore / generic ----------------------------------------------------------------------------
     def h_ignore(self, ev: Event, card: str | None) -> list[Finding]:
         return []
+
+    # --- a misdeal the table ignores -----------------------------------------------------------------
+    def h_void_cards(self, ev: Event, card: str | None) -> list[Finding]:
+        """Cards moving after a misdeal: being gathered for the redeal, or the table playing on. Only
+        where they lie is kept, so that a hand played on is followed with its cards where they are."""
+        if card is not None and self.voided is not None:
+            zone = getattr(ev, "zone", "")
+            if isinstance(ev, CardGone):
+                self.zones.take(card, zone)
+            elif zone:
+                self.zones.put(card, zone, getattr(ev, "uid", None))
+        return []
+
+    def h_void_board(self, ev: Event, card: str | None) -> list[Finding]:
+        """A burn or board card after a misdeal while the seats still hold their cards: the table is
+        dealing the next street, so it played on (a redeal gathers the hole cards first)."""
+        if self.played_on():
+            return self._resume(ev.t) + self.handle_in_phase(getattr(ev, "zone", "board"), ev, card)
+        return self.h_void_cards(ev, card)
+
+    def h_void_action(self, ev: Event, card: str | None) -> list[Finding]:
+        """A betting action after a misdeal from a seat still holding its cards: played on. Chips count
+        only when they rise (chips left in front for the redeal, or pulled back, say nothing)."""
+        assert isinstance(ev, (ActionEvent, ChipsEvent))
+        if not self.played_on() or not self.holds_cards(ev.seat):
+            return []
+        if isinstance(ev, ChipsEvent):
+            rnd = self.voided[1] if self.voided is not None else None
+            before = rnd.committed.get(ev.seat, 0) if rnd is not None else 0
+            if ev.amount <= before:
+                return []
+        out = self._resume(ev.t)
+        stopped, self.voided_by = self.voided_by, None
+        if isinstance(stopped, (ActionEvent, ChipsEvent)) and stopped.seat != ev.seat:
+            # Another seat acts: the action the misdeal stopped was taken at the table, so it counts
+            # first (the same seat acting again is that action said anew).
+            stopped_kind = "action" if isinstance(stopped, ActionEvent) else "chips"
+            out += self.handle_in_phase(stopped_kind, stopped, None)
+        kind = "action" if isinstance(ev, ActionEvent) else "chips"
+        return out + self.handle_in_phase(kind, ev, card)
+
+    def played_on(self) -> bool:
+        """The misdeal can still be overridden: the hand was voided in a betting round (or between
+        rounds) and at least two dealt-in seats still hold their cards."""
+        return self.voided is not None and sum(1 for s in self.holes if self.holds_cards(s)) >= 2
+
+    def _resume(self, t: float) -> list[Finding]:
+        """The table played on through the misdeal: said once, then the hand is followed as played."""
+        assert self.voided is not None
+        phase, rnd, showdown, code = self.voided
+        self.voided = None
+        self.misdeal_overridden = True
+        self.phase, self.round, self.showdown = phase, rnd, showdown
+        self.record.ended = "open"
+        self.record.t_end = None
+        self.event_street = self.street_label(phase, self.street_i)
+        self.accept_as_played()  # nothing of the misdeal's remedy is owed any more
+        self.record.notes.append(f"misdeal ({code}) not taken: the table played the hand on")
+        return [_f("CORRECTION_NOT_FOLLOWED", (
+            f"The hand was declared a misdeal ({code}) but the table plays it on; the core follows the "
+            f"hand as played (stacks as the chips move)"),
+            remedy="Stop and redeal with the same button, or call the floor to let the hand stand")]
 
     def h_rabbit(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
@@ -210,7 +285,33 @@ class Hand(DealPart, BoardPart):
         return out
 
     def h_chips_due(self, ev: Event, card: str | None) -> list[Finding]:
-        return []  # chips moving while the pot is gathered between rounds
+        """Chips between rounds: the dealer gathering the pot (zones fall, nothing to say), or a live seat
+        pushing chips in after its round closed (the zone rises): nothing is open to bet on, so the
+        dealer hands them back (000 §3.1, 001 §3: an action out of turn that the action can never reach
+        before the street's cards are out); the chips are not booked."""
+        assert isinstance(ev, ChipsEvent)
+        if self.due_chips_street != self.street_i:
+            self.due_chips_street = self.street_i
+            self.due_chips.clear()
+        rnd = self.closed_round
+        before = self.due_chips.get(ev.seat, rnd.committed.get(ev.seat, 0) if rnd is not None else 0)
+        self.due_chips[ev.seat] = ev.amount
+        if ev.amount <= before or ev.seat not in self.live():
+            return []
+        return self._pushed_after_round(ev.seat, f"pushed {ev.amount} in")
+
+    def _pushed_after_round(self, seat: int, what: str) -> list[Finding]:
+        """A wager after the round closed and before the next street's cards: one warning per seat and
+        gap; nothing is applied (the round stays closed, the next street's betting opens as usual)."""
+        key = (self.street_i, seat)
+        if key in self.due_warned:
+            return []
+        self.due_warned.add(key)
+        nxt = self.street
+        return [_f("ACTION_OUT_OF_TURN", (
+            f"Seat {seat} {what} after the betting round closed, before the {nxt} was dealt; nothing is "
+            f"open to bet on, so it does not count"), seat=seat,
+            remedy=f"Hand the chips back to seat {seat}; it acts in turn once the {nxt} betting opens")]
 
     def h_action_due(self, ev: Event, card: str | None) -> list[Finding]:
         """A player acts while the street's cards are still due: the table has moved on.
@@ -233,6 +334,12 @@ class Hand(DealPart, BoardPart):
             return revived
         if self.runout:
             return []  # in a runout nobody can bet: a spoken check changes nothing
+        if (ev.action in WAGERS and not self.board_now and not self.burns_now
+                and any(self.game.board_cards.values()) and ev.seat in self.live()):
+            # A wager before any card of the next street: the table has not moved on, a seat bet too
+            # soon. Held as the next street's out-of-turn bet it would bind a
+            # street the table then checks through; told and not applied instead.
+            return self._pushed_after_round(ev.seat, f"said {ev.action}")
         out: list[Finding] = []
         fix = self.fix
         if fix is not None:
@@ -669,10 +776,11 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (ENDED, "exposed"): "h_exposed", (ENDED, "knock"): "h_ignore", (ENDED, "chips"): "h_ignore",
     (ENDED, "board_count"): "h_ignore", (ENDED, "action"): "h_action_over",
     # misdeal: the cards are being gathered for the redeal
-    (VOID, "hole"): "h_ignore", (VOID, "board"): "h_ignore", (VOID, "burn"): "h_ignore",
-    (VOID, "muck"): "h_ignore", (VOID, "deck"): "h_ignore", (VOID, "gone"): "h_ignore",
-    (VOID, "exposed"): "h_ignore", (VOID, "knock"): "h_ignore", (VOID, "chips"): "h_ignore",
-    (VOID, "board_count"): "h_ignore", (VOID, "action"): "h_ignore", (VOID, "misdeal"): "h_ignore",
+    # (or the table plays on through the misdeal: an action or the next street's cards, docs/rules.md)
+    (VOID, "hole"): "h_void_cards", (VOID, "board"): "h_void_board", (VOID, "burn"): "h_void_board",
+    (VOID, "muck"): "h_void_cards", (VOID, "deck"): "h_ignore", (VOID, "gone"): "h_void_cards",
+    (VOID, "exposed"): "h_ignore", (VOID, "knock"): "h_ignore", (VOID, "chips"): "h_void_action",
+    (VOID, "board_count"): "h_ignore", (VOID, "action"): "h_void_action", (VOID, "misdeal"): "h_ignore",
     (VOID, "clock"): "h_ignore",
 }
 

@@ -198,6 +198,16 @@ class HandBase:
         self.short: set[int] = set()
         self.thrown: dict[int, float] = {}
         self.dead_acting: set[int] = set()  # dead hands told once that they still act (hand.py)
+        # A misdeal the table may still play on (hand.py `h_void_play`): what the hand was when it was
+        # voided (phase, round, showdown, the misdeal's code) and whether the table overrode it.
+        self.voided: tuple[str, Any, Any, str] | None = None
+        self.misdeal_overridden = False
+        self.voided_by: Event | None = None  # the action whose findings voided the hand, if one did
+        # Chips between rounds (hand.py `h_chips_due`): the last amount seen per seat since the round
+        # closed, and the seats already told they bet too soon.
+        self.due_chips: dict[int, int] = {}
+        self.due_chips_street = -1
+        self.due_warned: set[tuple[int, int]] = set()
         self.showdown: ShowdownLike | None = None
         self.settled = False
         self.t = t
@@ -290,7 +300,11 @@ class HandBase:
             return f"seat {self.round.to_act} still to act"
         return "betting not finished"
 
-    def void(self, why: str) -> None:
+    def void(self, why: str, code: str = "MISDEAL_CALLED") -> None:
+        if why == "misdeal" and self.phase in (BETTING, DUE):
+            # Kept so the hand can be followed on if the table ignores the misdeal (a fouled deck is
+            # never played on: the duplicate card makes the hand meaningless).
+            self.voided = (self.phase, self.round, self.showdown, code)
         self.phase = VOID
         self.record.ended = "fouled_deck" if why == "fouled_deck" else "misdeal"
         self.record.t_end = self.t

@@ -797,6 +797,119 @@ def l_floor_called() -> Scenario:
     return s.expect("FLOOR_CALLED", None, "flop")
 
 
+@scenario
+def l_misdeal_called_played_on() -> Scenario:
+    s = Scenario("l_misdeal_called_played_on", "the dealer presses misdeal preflop after one action, but the "
+                                               "table plays the hand on to the showdown: one "
+                                               "CORRECTION_NOT_FOLLOWED naming the misdeal at the next "
+                                               "action, then the hand is followed and settled as played "
+                                               "(before: the hand stayed void, stacks as before it)")
+    s.setup().start().deal().act(4, "call", 100).e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "preflop", severity="misdeal")
+    s.act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def l_misdeal_called_redealt() -> Scenario:
+    s = Scenario("l_misdeal_called_redealt", "the dealer presses misdeal preflop and the table takes it: "
+                                             "the cards are gathered (the blinds left in front), a new "
+                                             "hand_start, the redeal is played; the void hand changes no "
+                                             "stack and raises nothing more")
+    s.setup().start().deal().act(4, "call", 100).e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "preflop", severity="misdeal")
+    for seat in (2, 3, 4, 1):
+        for c in HOLES[seat]:
+            s.gone(f"seat{seat}", c).card("muck", c)
+    s.e("chips", seat=4, amount=0)
+    s.start().deal().preflop().flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def l_misdeal_card_missing_played_on() -> Scenario:
+    s = Scenario("l_misdeal_card_missing_played_on", "a hole card of seat 3 vanishes preflop and seat 4 "
+                                                     "acts: CARD_MISSING, a misdeal (004 §4(2i)); the table "
+                                                     "deals the flop anyway after the round: one "
+                                                     "CORRECTION_NOT_FOLLOWED, the hand is followed to the "
+                                                     "showdown with the stacks as the chips moved")
+    s.setup().start().deal().gone("seat3", "7d").act(4, "call", 100)
+    s.expect("CARD_MISSING", 3, "preflop", severity="misdeal")
+    s.card("seat3", "7d").act(4, "call", 100).expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.act(1, "fold").gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def f_chips_pushed_after_round() -> Scenario:
+    s = Scenario("f_chips_pushed_after_round", "the preflop round closed and the pot is gathered (every "
+                                               "zone back to 0: nothing to say); seat 4 then pushes 200 in "
+                                               "before the flop: ACTION_OUT_OF_TURN (the chips go back), "
+                                               "the dealer hands them back, the hand is checked down and "
+                                               "seat 4 keeps the 200 (before: ignored without a word)")
+    s.setup().start().deal().preflop()
+    for seat in (2, 3, 4):
+        s.e("chips", seat=seat, amount=0)
+    s.e("chips", seat=4, amount=200).expect("ACTION_OUT_OF_TURN", 4, "flop").e("chips", seat=4, amount=0)
+    s.flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def f_pot_gathered_between_rounds() -> Scenario:
+    s = Scenario("f_pot_gathered_between_rounds", "chip readers report the bets (100 each) and the dealer "
+                                                  "gathering them after the round: zones falling between "
+                                                  "rounds raise nothing, the hand is clean")
+    s.setup().start().deal()
+    s.e("chips", seat=4, amount=100).act(1, "fold").gone("seat1", "2h").card("muck", "2h")
+    s.gone("seat1", "6c").card("muck", "6c").e("chips", seat=2, amount=100).e("chips", seat=3, amount=100)
+    s.act(3, "check")
+    for seat in (2, 3, 4):
+        s.e("chips", seat=seat, amount=100).e("chips", seat=seat, amount=0)
+    s.flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def f_bet_said_after_round() -> Scenario:
+    s = Scenario("f_bet_said_after_round", "after the preflop round closed seat 4 says bet 300 before the "
+                                           "flop: ACTION_OUT_OF_TURN, not booked; the table deals the flop "
+                                           "and checks it through, then the turn's single burn is no extra "
+                                           "burn (before: held as a binding flop bet, then BURN_EXTRA)")
+    s.setup().start().deal().preflop().act(4, "bet", 300).expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def l_misdeal_card_missing_next_seat_plays_on() -> Scenario:
+    s = Scenario("l_misdeal_card_missing_next_seat_plays_on", "as l_misdeal_card_missing_played_on, but "
+                                                              "the next seat (1) acts after seat 4's call: "
+                                                              "that call counts (it was made at the table), "
+                                                              "no out-of-turn alert, same settlement")
+    s.setup().start().deal().gone("seat3", "7d").act(4, "call", 100)
+    s.expect("CARD_MISSING", 3, "preflop", severity="misdeal")
+    s.card("seat3", "7d").act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
+def f_bet_said_after_burn() -> Scenario:
+    s = Scenario("f_bet_said_after_burn", "after the knock and the flop's burn, before any flop card, seat "
+                                          "4 says bet 300: ACTION_OUT_OF_TURN (read as the flop's "
+                                          "out-of-turn bet); the flop comes and is checked through, the "
+                                          "bet is not booked and the hand settles (a pin, unchanged)")
+    s.setup().start().deal().preflop().e("knock", dt=1.0).e("card", dt=1.0, zone="burn", card="3s")
+    s.act(4, "bet", 300).expect("ACTION_OUT_OF_TURN", 4, "flop")
+    s.card("board", "Kh").card("board", "8d").card("board", "2c").checks().turn().checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
 # --- A: blinds and button ---------------------------------------------------------------------------
 @scenario
 def a_blind_wrong() -> Scenario:
@@ -962,9 +1075,12 @@ def f_five_card_flop_handbuch() -> Scenario:
 
 @scenario
 def f_five_card_flop_classic() -> Scenario:
-    s = Scenario("f_five_card_flop_classic", "003 (8): five flop cards: reshuffle and redeal (not 003 (4)'s "
-                                             "exposed burn, which is for four cards)", profile="classic")
-    return _five_redealt(s, "Kh", "8d", "2c")
+    s = Scenario("f_five_card_flop_classic", "003 (4): five flop cards: reshuffle and redeal (not the "
+                                             "exposed burn, which is for four cards); the fifth card changes "
+                                             "the remedy the fourth card's alert gave, so a second "
+                                             "FLOP_TOO_MANY_CARDS says so (before: no new alert)",
+                 profile="classic")
+    return _five_redealt(s.expect("FLOP_TOO_MANY_CARDS", None, "flop"), "Kh", "8d", "2c")
 
 
 @scenario

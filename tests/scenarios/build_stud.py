@@ -736,6 +736,20 @@ def misdeal_called() -> Scenario:
 
 
 @stud
+def misdeal_called_played_on() -> Scenario:
+    s = Stud("misdeal_called_played_on", "after the initial deal the dealer presses misdeal, but the table "
+                                         "plays the hand on (seat 3 brings in): one CORRECTION_NOT_FOLLOWED "
+                                         "naming the misdeal, then the hand is followed as clean_fixed and "
+                                         "settled as the chips moved (before: the hand stayed void)")
+    s.setup_stud().begin().deal3().e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "third", "misdeal").act(3, "bet", 10)
+    s.expect("CORRECTION_NOT_FOLLOWED", None, "third")
+    s.act(4, "raise", 20).act(1, "call", 20).fold(2).act(3, "call", 20).rest_checked()
+    s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
+    return s.end(3, s1=975, s2=995, s3=1055, s4=975)
+
+
+@stud
 def dead_hand_plays_on() -> Scenario:
     s = Stud("dead_hand_plays_on", "seat 1 is found with a fourth card after two actions: its hand is dead "
                                    "(000 §2.4; 004 §4(4)), but its cards stay and it calls the completion: "
