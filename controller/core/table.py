@@ -61,17 +61,13 @@ class Table:
         self.seats: dict[int, Seat] = {}
         self.level: Level | None = None
         self.last: Positions | None = None  # positions of the last hand dealt (misdeals included)
-        self.joined: set[int] = set()  # seats taken by a new player since the first hand, not yet dealt in
 
     # --- seats --------------------------------------------------------------------------------
     def sit(self, seat: int, player: str | None, stack: int) -> None:
         if player is None:
             self.seats.pop(seat, None)
-            self.joined.discard(seat)
             return
         old = self.seats.get(seat)
-        if self.last is not None and (old is None or old.player != player):
-            self.joined.add(seat)
         present = old.present if old is not None and old.player == player else True
         self.seats[seat] = Seat(number=seat, player=player, stack=stack, present=present)
 
@@ -127,22 +123,6 @@ class Table:
         sb_pos = last.bb_seat
         sb: int | None = sb_pos if sb_pos in occ else None
         return Positions(button=last.sb_pos, sb_pos=sb_pos, sb_seat=sb, bb_seat=bb, heads_up=False)
-
-    def waiting(self, pos: Positions) -> set[int]:
-        """New players who sit on the button or between it and the small blind: they are not dealt in
-        until the button has passed them (the books are silent; TDA practice with the dead button: a new
-        player is dealt in anywhere but there, so nobody plays a button without having paid blinds)."""
-        joined = self.joined & set(self.occupied())
-        if pos.heads_up or 2 * len(joined) >= len(self.occupied()):
-            # half the table or more is new: a table filled up anew (001 §12: players from a broken
-            # table are spread and seated as a new table), nobody waits
-            return set()
-        between: set[int] = {pos.button}
-        seat = pos.button % self.max_seats + 1
-        while seat != pos.sb_pos and seat != pos.button:
-            between.add(seat)
-            seat = seat % self.max_seats + 1
-        return joined & between
 
     def positions_for_button(self, button: int) -> Positions:
         """Positions when the dealer's button is taken as given (used only to describe it)."""

@@ -2217,40 +2217,6 @@ def f_dead_hand_folded_on_console() -> Scenario:
 
 
 @scenario
-def a_new_player_waits_for_button() -> Scenario:
-    s = Scenario("a_new_player_waits_for_button",
-                 "a new player sits down in seat 5, between the next button (seat 4) and small blind "
-                 "(seat 1): he is not dealt in until the button has passed him (001 and 000 are silent; "
-                 "TDA practice with the dead button); the dealer deals seats 1-4, the next hand seat 5 "
-                 "too (before: the core dealt him in as the first seat and called the right deal "
-                 "DEAL_WRONG_FIRST_SEAT, a misdeal)")
-    s.setup().e("hand_start", button=3).e("chips", seat=4, amount=50).e("chips", seat=1, amount=100)
-    holes = {4: ("Ah", "Kd"), 1: ("7c", "7d"), 2: ("Qs", "Js"), 3: ("2h", "6c"), 5: ("9s", "Td")}
-
-    def walk(order: tuple[int, ...], bb: int) -> None:
-        for rnd in range(2):
-            for seat in order:
-                s.card(f"seat{seat}", holes[seat][rnd])
-        i = order.index(bb)
-        for seat in order[i + 1:] + order[:i]:
-            s.act(seat, "fold").gone(f"seat{seat}", holes[seat][0]).card("muck", holes[seat][0])
-            s.gone(f"seat{seat}", holes[seat][1]).card("muck", holes[seat][1])
-
-    walk((4, 1, 2, 3), 1)
-    s.expect("UNCALLED_BET", 1, "showdown").e("seat", seat=5, player="P5", stack=10000)
-    s.e("hand_start", dt=5.0).expect("POT_AWARD", 1, "showdown")
-    s.e("chips", seat=1, amount=50).e("chips", seat=2, amount=100)
-    walk((1, 2, 3, 4), 2)
-    s.expect("UNCALLED_BET", 2, "showdown")
-    s.e("hand_start", dt=5.0).expect("POT_AWARD", 2, "showdown")
-    s.e("chips", seat=2, amount=50).e("chips", seat=3, amount=100)
-    walk((2, 3, 4, 5, 1), 3)
-    s.expect("UNCALLED_BET", 3, "showdown").e("session_end", dt=2.0).expect("POT_AWARD", 3, "showdown")
-    s.stacks = {1: 10000, 2: 10000, 3: 10050, 4: 9950, 5: 10000}
-    return s
-
-
-@scenario
 def f_short_all_in_shows_first() -> Scenario:
     s = Scenario("f_short_all_in_shows_first",
                  "000 §4.1, 001 §9: seat 2 bets 1000 on the river, seat 4 moves all in for 1200 (short of "

@@ -45,8 +45,5 @@ def begin(state: TableState, ev: HandStart, level: Level) -> Start:
         pos = Positions(button=pos.button, sb_pos=pos.button, sb_seat=None, bb_seat=pos.sb_seat,
                         heads_up=False)
     seats.last = pos
-    waiting = seats.waiting(pos)
-    dealt = seats.clockwise_from(pos.button, [s for s in occ if s not in waiting])
-    seats.joined -= set(dealt)
-    return Start(positions=pos, dealt_in=dealt, level=level,
+    return Start(positions=pos, dealt_in=seats.clockwise_from(pos.button, occ), level=level,
                  findings=findings)
