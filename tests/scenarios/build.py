@@ -813,6 +813,44 @@ def l_misdeal_called_played_on() -> Scenario:
 
 
 @scenario
+def l_misdeal_between_rounds_chips_reread() -> Scenario:
+    s = Scenario("l_misdeal_between_rounds_chips_reread", "heads-up, the big blind is all-in with its blind "
+                                                          "and the small blind calls: the round closes "
+                                                          "after one action and the dealer presses misdeal "
+                                                          "before the flop; the reader then reports seat "
+                                                          "2's call of 100 again. Chips already bet are not "
+                                                          "the table playing on: the hand stays void "
+                                                          "(before: a CORRECTION_NOT_FOLLOWED and the hand "
+                                                          "followed on)")
+    s.e("seat", seat=2, player="P2", stack=10000).e("seat", seat=3, player="P3", stack=100)
+    s.e("level", sb=50, bb=100, ante=0).start(button=2).deal(order=(3, 2)).act(2, "call", 100)
+    s.e("console", button="misdeal").expect("MISDEAL_CALLED", None, "flop", severity="misdeal")
+    s.e("chips", seat=2, amount=100).e("session_end", dt=2.0)
+    s.stacks = {2: 10000, 3: 100}
+    return s
+
+
+@scenario
+def l_misdeal_played_on_fouled_deck() -> Scenario:
+    s = Scenario("l_misdeal_played_on_fouled_deck", "the dealer presses misdeal preflop, the table plays "
+                                                    "on (one CORRECTION_NOT_FOLLOWED), then the flop "
+                                                    "shows seat 2's Ah a second time: a fouled deck voids "
+                                                    "the hand even though a misdeal was overridden; the "
+                                                    "rest played out is ignored, stacks as before it "
+                                                    "(before: the hand was followed on and the pot pushed "
+                                                    "on a board with a card twice)")
+    s.setup().start().deal().act(4, "call", 100).e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "preflop", severity="misdeal")
+    s.act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").street("3s", "Kh", "8d", "Ah")
+    s.expect("DECK_DUPLICATE", None, "flop", severity="misdeal").checks().turn().checks().river().checks()
+    s.showdown().e("session_end", dt=2.0)
+    s.stacks = {1: 10000, 2: 10000, 3: 10000, 4: 10000}
+    return s
+
+
+@scenario
 def l_misdeal_called_redealt() -> Scenario:
     s = Scenario("l_misdeal_called_redealt", "the dealer presses misdeal preflop and the table takes it: "
                                              "the cards are gathered (the blinds left in front), a new "
@@ -1389,6 +1427,31 @@ def f_dead_hand_keeps_betting() -> Scenario:
     for c in ("Qs", "Js", "3c"):
         s.gone("seat4", c).card("muck", c)
     return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
+
+
+@scenario
+def f_dead_hand_reopens_round_chips_late() -> Scenario:
+    s = Scenario("f_dead_hand_reopens_round_chips_late", "000 §1.5: seat 4's hand is dead; the flop is "
+                                                         "checked by seats 2 and 3 (the round closes, seat "
+                                                         "2's empty bet zone is read), then seat 4 bets 200, "
+                                                         "reopening the round; seats 2 and 3 call and "
+                                                         "seat 2's 200 is read after the round closed again: "
+                                                         "its own call, not chips pushed after the round "
+                                                         "(before: a false ACTION_OUT_OF_TURN, the reading "
+                                                         "measured against the zone seen before the "
+                                                         "reopening)")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").e("chips", seat=2, amount=0)
+    s.act(4, "bet", 200).expect("CORRECTION_NOT_FOLLOWED", 4, "flop").act(2, "call", 200).act(3, "call", 200)
+    s.e("chips", seat=2, amount=200)
+    s.turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 3)
+    for c in ("Qs", "Js", "3c"):
+        s.gone("seat4", c).card("muck", c)
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
 
 
 @scenario
