@@ -74,6 +74,12 @@ class BoardPart(HandBase):
                           cards=list(self.burns_now)))
         return out
 
+    def board_reread(self, card: str) -> bool:
+        """The reader reports a board card again where it already lies (no `card_gone` between): the same
+        card, not a new one. Taken as new, the board held it twice and the showdown could not rank the
+        hands (f_turn_card_read_twice)."""
+        return card in self.record.board and self.zones.zone_of(card) == "board"
+
     def made_up_burn_allowed(self, street: str) -> None:
         """A street dealt without a burn stood: under 003 (6) the next street may burn two cards, so its
         card is the one it would have been; that second burn is not BURN_EXTRA."""
@@ -127,6 +133,8 @@ class BoardPart(HandBase):
 
     def h_board_due(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
+        if self.board_reread(card):
+            return []
         out = self._arrive(card, "board", ev)
         if out:
             return out
@@ -377,6 +385,8 @@ class BoardPart(HandBase):
     def h_board_betting(self, ev: Event, card: str | None) -> list[Finding]:
         """A board card while a round is open: a correction's new card, a 4-card flop or a premature card."""
         assert card is not None
+        if self.board_reread(card):
+            return []
         past = self._passed_over_at_knock("board", ev, card)
         if past is not None:
             return past

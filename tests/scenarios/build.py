@@ -1763,6 +1763,17 @@ def f_hand_thrown_onto_another() -> Scenario:
 
 
 @scenario
+def f_turn_card_read_twice() -> Scenario:
+    s = Scenario("f_turn_card_read_twice", "the reader reports the turn card Jh twice where it lies (no "
+                                           "card_gone between): the same card read again, not a second "
+                                           "card; the hand plays out and seat 2 wins (before: the board "
+                                           "held Jh twice and the showdown could not rank the hands, an "
+                                           "internal error)")
+    s.setup().start().deal().preflop().flop().checks().turn().card("board", "Jh").checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
+
+
+@scenario
 def f_absent_player_hand() -> Scenario:
     s = Scenario("f_absent_player_hand", "000 §1.5: seat 3 is away when the deal completes: its hand is dead "
                                          "and mucked, its big blind stays; seat 2 wins")
