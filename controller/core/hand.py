@@ -414,6 +414,12 @@ class Hand(DealPart, BoardPart):
         """Place a dead hand's wager in the current round, or in the last one while the next street's
         cards are not out (it closed before the dead seat spoke). None when neither is possible."""
         rnd = self.round if self.phase == BETTING else None
+        last = rnd if rnd is not None else self.closed_round
+        if ev.amount is not None and ev.action != "allin" and last is not None and (
+                ev.amount > last.committed.get(ev.seat, 0) + self.stack_now(ev.seat)):
+            # More than it has: nothing can be placed. Put back into the round, the round would wait
+            # for it and the next street's cards would look premature (f_dead_hand_bets_above_stack).
+            return None
         if rnd is None and self.phase == DUE:
             rnd = self.closed_round
             if rnd is None or self.board_now or self.burns_now or not hasattr(rnd, "rejoin"):

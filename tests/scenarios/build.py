@@ -1455,6 +1455,28 @@ def f_dead_hand_reopens_round_chips_late() -> Scenario:
 
 
 @scenario
+def f_dead_hand_bets_above_stack() -> Scenario:
+    s = Scenario("f_dead_hand_bets_above_stack", "000 §1.5: dead seat 4 says bet 99999 on the flop after "
+                                                 "seats 2 and 3 checked, more than its chips: one "
+                                                 "CORRECTION_NOT_FOLLOWED, the wager cannot be placed and "
+                                                 "is only noted; the turn and river are checked, seat 2 "
+                                                 "wins 300 (before: a BAD_EVENT, the closed round reopened "
+                                                 "waiting for seat 4, then TURN_PREMATURE and "
+                                                 "PLAYER_SKIPPED)")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").act(4, "bet", 99999)
+    s.expect("CORRECTION_NOT_FOLLOWED", 4, "turn").turn().checks((2, 3)).river().checks((2, 3))
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 3)
+    for c in ("Qs", "Js", "3c"):
+        s.gone("seat4", c).card("muck", c)
+    return s.settle(**WON)
+
+
+@scenario
 def f_dead_hand_calls_in_round() -> Scenario:
     s = Scenario("f_dead_hand_calls_in_round", "000 §1.5: seat 4's hand is dead (a third card after two "
                                                "actions) while the preflop betting goes on; seat 2 raises "
