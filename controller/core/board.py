@@ -74,6 +74,24 @@ class BoardPart(HandBase):
                           cards=list(self.burns_now)))
         return out
 
+    def _flop_completed_first(self, fix: Fix, card: str, actions_taken: int) -> bool:
+        """A flop dealt without a burn, put right in the other order: the card that completes the flop came
+        before the first flop card went to the burns (003 (5), 004 §8(2)). Either order puts the flop
+        right, so the card is taken and the correction stays open for the move (True)."""
+        if not (fix.kind == "to_burn" and fix.street == self.street == "flop" and fix.moved is None
+                and fix.early_card is None and actions_taken == 0):
+            return False
+        fix.early_card = card
+        self.record.board.append(card)
+        self.board_now.append(card)
+        return True
+
+    def board_reread(self, card: str) -> bool:
+        """The reader reports a board card again where it already lies (no `card_gone` between): the same
+        card, not a new one. Taken as new, the board held it twice and the showdown could not rank the
+        hands (f_turn_card_read_twice)."""
+        return card in self.record.board and self.zones.zone_of(card) == "board"
+
     def made_up_burn_allowed(self, street: str) -> None:
         """A street dealt without a burn stood: under 003 (6) the next street may burn two cards, so its
         card is the one it would have been; that second burn is not BURN_EXTRA."""
@@ -127,6 +145,8 @@ class BoardPart(HandBase):
 
     def h_board_due(self, ev: Event, card: str | None) -> list[Finding]:
         assert card is not None
+        if self.board_reread(card):
+            return []
         out = self._arrive(card, "board", ev)
         if out:
             return out
@@ -377,6 +397,8 @@ class BoardPart(HandBase):
     def h_board_betting(self, ev: Event, card: str | None) -> list[Finding]:
         """A board card while a round is open: a correction's new card, a 4-card flop or a premature card."""
         assert card is not None
+        if self.board_reread(card):
+            return []
         past = self._passed_over_at_knock("board", ev, card)
         if past is not None:
             return past
@@ -414,13 +436,7 @@ class BoardPart(HandBase):
             self.fix = None  # a fifth (sixth …) flop card: the same error, now under the 5+ reading
             self.skip_burn.discard("turn")
             return out + self._too_many_flop(card)
-        if (fix is not None and fix.kind == "to_burn" and fix.street == s == "flop" and fix.moved is None
-                and fix.early_card is None and rnd.actions_taken == 0):
-            # The card that completes the flop came before the first flop card went to the burns (003 (5),
-            # 004 §8(2)): either order puts the flop right, so it is followed, not a failed correction.
-            fix.early_card = card
-            self.record.board.append(card)
-            self.board_now.append(card)
+        if fix is not None and self._flop_completed_first(fix, card, rnd.actions_taken):
             return out
         if fix is not None:
             self.fix = None

@@ -97,12 +97,13 @@ class Hand(DealPart, BoardPart):
                 self.record.dead.add(f.seat)  # 004 §11(4): a dead hand, not merely a fold
         misdeal = next((f for f in out if _severity(f) == "misdeal"), None)
         if misdeal is not None and self.phase not in (VOID, BETWEEN):
-            if self.misdeal_overridden:
+            fouled = any(f.code == "DECK_DUPLICATE" for f in out)
+            if self.misdeal_overridden and not fouled:
                 # The table already played on through one misdeal: a second one it would ignore alike,
-                # so the hand is followed on (the alert still tells the dealer).
+                # so the hand is followed on (the alert still tells the dealer). A fouled deck still
+                # voids it: no table can play a hand with a card twice (l_misdeal_played_on_fouled_deck).
                 return
-            self.void("fouled_deck" if any(f.code == "DECK_DUPLICATE" for f in out) else "misdeal",
-                      misdeal.code)
+            self.void("fouled_deck" if fouled else "misdeal", misdeal.code)
 
     # --- ignore / generic ----------------------------------------------------------------------------
     def h_ignore(self, ev: Event, card: str | None) -> list[Finding]:
@@ -134,7 +135,10 @@ class Hand(DealPart, BoardPart):
         if not self.played_on() or not self.holds_cards(ev.seat):
             return []
         if isinstance(ev, ChipsEvent):
+            # Voided between rounds, the chips lying in front are the closed round's bets (a re-read of
+            # them is not the table playing on: l_misdeal_between_rounds_chips_reread).
             rnd = self.voided[1] if self.voided is not None else None
+            rnd = rnd if rnd is not None else self.closed_round
             before = rnd.committed.get(ev.seat, 0) if rnd is not None else 0
             if ev.amount <= before:
                 return []
@@ -403,7 +407,7 @@ class Hand(DealPart, BoardPart):
                 f"Seat {seat}'s hand is dead but it still acts ({ev.action}); expected: its cards mucked. "
                 f"The hand is followed as played: a dead hand cannot win, chips it puts in stay in the "
                 f"pot"), seat=seat))
-        if ev.action in ("bet", "raise", "call", "allin"):
+        if ev.action in WAGERS:
             placed = self._dead_wager(ev)
             if placed is not None:
                 return out + placed
@@ -414,16 +418,18 @@ class Hand(DealPart, BoardPart):
         """Place a dead hand's wager in the current round, or in the last one while the next street's
         cards are not out (it closed before the dead seat spoke). None when neither is possible."""
         rnd = self.round if self.phase == BETTING else None
+        last = rnd if rnd is not None else self.closed_round
+        if ev.amount is not None and ev.action != "allin" and last is not None and (
+                ev.amount > last.committed.get(ev.seat, 0) + self.stack_now(ev.seat)):
+            # More than it has: nothing can be placed. Put back into the round, the round would wait
+            # for it and the next street's cards would look premature (f_dead_hand_bets_above_stack).
+            return None
         if rnd is None and self.phase == DUE:
             rnd = self.closed_round
             if rnd is None or self.board_now or self.burns_now or not hasattr(rnd, "rejoin"):
                 return None
-            for seat in self.dealt_in:
-                self.prev[seat] -= rnd.committed.get(seat, 0)
-            self.round, self.phase, self.street_i = rnd, BETTING, self.street_i - 1
-            self.event_street = self.alert_street()
-            self.closed_round = None
-            self.runout = False
+            self._enter_closed_round(rnd)
+            self._round_reopened()
         if rnd is None or not hasattr(rnd, "rejoin"):
             return None
         rnd.rejoin(ev.seat, self.stack_now(ev.seat), ev.t)
@@ -436,18 +442,31 @@ class Hand(DealPart, BoardPart):
         if rnd is None or self.board_now or self.burns_now or not hasattr(rnd, "revive"):
             return None
         street_i, prev = self.street_i, dict(self.prev)
-        for seat in self.dealt_in:
-            self.prev[seat] -= rnd.committed.get(seat, 0)
-        self.round, self.phase, self.street_i = rnd, BETTING, self.street_i - 1
-        self.event_street = self.alert_street()
+        self._enter_closed_round(rnd)
         found: list[Finding] | None = rnd.revive(ev)
         if found is None:
             self.round, self.phase, self.street_i, self.prev = None, DUE, street_i, prev
             self.event_street = None
             return None
+        self._round_reopened()
+        return found + self._after_round_change(ev.t)
+
+    def _enter_closed_round(self, rnd: RoundLike) -> None:
+        """Step back into the round that just closed (no card of the next street is out): its chips are
+        this round's again, not the stacks' (undoes `_round_closed`)."""
+        for seat in self.dealt_in:
+            self.prev[seat] -= rnd.committed.get(seat, 0)
+        self.round, self.phase, self.street_i = rnd, BETTING, self.street_i - 1
+        self.event_street = self.alert_street()
+
+    def _round_reopened(self) -> None:
+        """The closed round is open again for good. The bet-zone readings kept between rounds were
+        taken against its old bets: when it closes anew, a seat's new bet read late must not look like
+        chips pushed after the round (f_dead_hand_reopens_round_chips_late)."""
         self.closed_round = None
         self.runout = False
-        return found + self._after_round_change(ev.t)
+        self.due_chips.clear()
+        self.due_chips_street = -1
 
     def _repeats_last(self, ev: ActionEvent) -> bool:
         """`ev` says again what the seat's last recorded action did (console after chips, a call

@@ -301,9 +301,11 @@ class HandBase:
         return "betting not finished"
 
     def void(self, why: str, code: str = "MISDEAL_CALLED") -> None:
-        if why == "misdeal" and self.phase in (BETTING, DUE):
+        if why == "misdeal" and (self.phase == DUE or (self.phase == BETTING and self.round is not None)):
             # Kept so the hand can be followed on if the table ignores the misdeal (a fouled deck is
-            # never played on: the duplicate card makes the hand meaningless).
+            # never played on: the duplicate card makes the hand meaningless). Stud's deal ends in BETTING
+            # before its round opens: a misdeal there is one of the deal, which stays void
+            # (stud_deal_seat_skipped_then_acts; taken up without a round, the next action crashed).
             self.voided = (self.phase, self.round, self.showdown, code)
         self.phase = VOID
         self.record.ended = "fouled_deck" if why == "fouled_deck" else "misdeal"

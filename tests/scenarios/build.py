@@ -813,6 +813,44 @@ def l_misdeal_called_played_on() -> Scenario:
 
 
 @scenario
+def l_misdeal_between_rounds_chips_reread() -> Scenario:
+    s = Scenario("l_misdeal_between_rounds_chips_reread", "heads-up, the big blind is all-in with its blind "
+                                                          "and the small blind calls: the round closes "
+                                                          "after one action and the dealer presses misdeal "
+                                                          "before the flop; the reader then reports seat "
+                                                          "2's call of 100 again. Chips already bet are not "
+                                                          "the table playing on: the hand stays void "
+                                                          "(before: a CORRECTION_NOT_FOLLOWED and the hand "
+                                                          "followed on)")
+    s.e("seat", seat=2, player="P2", stack=10000).e("seat", seat=3, player="P3", stack=100)
+    s.e("level", sb=50, bb=100, ante=0).start(button=2).deal(order=(3, 2)).act(2, "call", 100)
+    s.e("console", button="misdeal").expect("MISDEAL_CALLED", None, "flop", severity="misdeal")
+    s.e("chips", seat=2, amount=100).e("session_end", dt=2.0)
+    s.stacks = {2: 10000, 3: 100}
+    return s
+
+
+@scenario
+def l_misdeal_played_on_fouled_deck() -> Scenario:
+    s = Scenario("l_misdeal_played_on_fouled_deck", "the dealer presses misdeal preflop, the table plays "
+                                                    "on (one CORRECTION_NOT_FOLLOWED), then the flop "
+                                                    "shows seat 2's Ah a second time: a fouled deck voids "
+                                                    "the hand even though a misdeal was overridden; the "
+                                                    "rest played out is ignored, stacks as before it "
+                                                    "(before: the hand was followed on and the pot pushed "
+                                                    "on a board with a card twice)")
+    s.setup().start().deal().act(4, "call", 100).e("console", button="misdeal")
+    s.expect("MISDEAL_CALLED", None, "preflop", severity="misdeal")
+    s.act(1, "fold").expect("CORRECTION_NOT_FOLLOWED", None, "preflop")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").street("3s", "Kh", "8d", "Ah")
+    s.expect("DECK_DUPLICATE", None, "flop", severity="misdeal").checks().turn().checks().river().checks()
+    s.showdown().e("session_end", dt=2.0)
+    s.stacks = {1: 10000, 2: 10000, 3: 10000, 4: 10000}
+    return s
+
+
+@scenario
 def l_misdeal_called_redealt() -> Scenario:
     s = Scenario("l_misdeal_called_redealt", "the dealer presses misdeal preflop and the table takes it: "
                                              "the cards are gathered (the blinds left in front), a new "
@@ -1392,6 +1430,53 @@ def f_dead_hand_keeps_betting() -> Scenario:
 
 
 @scenario
+def f_dead_hand_reopens_round_chips_late() -> Scenario:
+    s = Scenario("f_dead_hand_reopens_round_chips_late", "000 §1.5: seat 4's hand is dead; the flop is "
+                                                         "checked by seats 2 and 3 (the round closes, seat "
+                                                         "2's empty bet zone is read), then seat 4 bets 200, "
+                                                         "reopening the round; seats 2 and 3 call and "
+                                                         "seat 2's 200 is read after the round closed again: "
+                                                         "its own call, not chips pushed after the round "
+                                                         "(before: a false ACTION_OUT_OF_TURN, the reading "
+                                                         "measured against the zone seen before the "
+                                                         "reopening)")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").e("chips", seat=2, amount=0)
+    s.act(4, "bet", 200).expect("CORRECTION_NOT_FOLLOWED", 4, "flop").act(2, "call", 200).act(3, "call", 200)
+    s.e("chips", seat=2, amount=200)
+    s.turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 3)
+    for c in ("Qs", "Js", "3c"):
+        s.gone("seat4", c).card("muck", c)
+    return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
+
+
+@scenario
+def f_dead_hand_bets_above_stack() -> Scenario:
+    s = Scenario("f_dead_hand_bets_above_stack", "000 §1.5: dead seat 4 says bet 99999 on the flop after "
+                                                 "seats 2 and 3 checked, more than its chips: one "
+                                                 "CORRECTION_NOT_FOLLOWED, the wager cannot be placed and "
+                                                 "is only noted; the turn and river are checked, seat 2 "
+                                                 "wins 300 (before: a BAD_EVENT, the closed round reopened "
+                                                 "waiting for seat 4, then TURN_PREMATURE and "
+                                                 "PLAYER_SKIPPED)")
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
+    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").act(4, "bet", 99999)
+    s.expect("CORRECTION_NOT_FOLLOWED", 4, "turn").turn().checks((2, 3)).river().checks((2, 3))
+    s.expect("SHOWDOWN_ORDER", 2, "showdown")
+    s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
+    _mucks(s, 3)
+    for c in ("Qs", "Js", "3c"):
+        s.gone("seat4", c).card("muck", c)
+    return s.settle(**WON)
+
+
+@scenario
 def f_dead_hand_calls_in_round() -> Scenario:
     s = Scenario("f_dead_hand_calls_in_round", "000 §1.5: seat 4's hand is dead (a third card after two "
                                                "actions) while the preflop betting goes on; seat 2 raises "
@@ -1697,6 +1782,17 @@ def f_hand_thrown_onto_another() -> Scenario:
     s.gone("seat2", "6c").card("muck", "6c")
     s.act(4, "call", 100).act(2, "call", 100).act(3, "check").flop()
     return _to_river(s)
+
+
+@scenario
+def f_turn_card_read_twice() -> Scenario:
+    s = Scenario("f_turn_card_read_twice", "the reader reports the turn card Jh twice where it lies (no "
+                                           "card_gone between): the same card read again, not a second "
+                                           "card; the hand plays out and seat 2 wins (before: the board "
+                                           "held Jh twice and the showdown could not rank the hands, an "
+                                           "internal error)")
+    s.setup().start().deal().preflop().flop().checks().turn().card("board", "Jh").checks().river().checks()
+    return s.expect("SHOWDOWN_ORDER", 2, "showdown").showdown().settle(**WON)
 
 
 @scenario

@@ -674,6 +674,22 @@ def deal_seat_skipped() -> Scenario:
 
 
 @stud
+def deal_seat_skipped_then_acts() -> Scenario:
+    s = Stud("deal_seat_skipped_then_acts", "as deal_seat_skipped (a misdeal during the deal), then seat 1 "
+                                            "folds and seat 3 bets again before the cards are gathered: a "
+                                            "misdeal during the deal stays void, nothing more is said "
+                                            "(before: the hand was taken up without a betting round and "
+                                            "the core raised an internal error)")
+    s.setup_stud().begin()
+    for rnd in range(2):
+        for seat in (1, 2, 3, 4):
+            s.card(f"seat{seat}", DOWN[seat][rnd])
+    s.up(1, "7c").up(2, "4d").up(3, "2c").act(3, "bet", 10).expect("DEAL_SEAT_SKIPPED", 4, "deal", "misdeal")
+    s.act(1, "fold").act(3, "bet", 10)
+    return s.clean_redeal().end(3, **AFTER_CLEAN)
+
+
+@stud
 def card_off_table() -> Scenario:
     s = Stud("card_off_table", "seat 2's first down-card leaves its reader during the initial deal and is "
                                "not seen again; the deal is finished; at the bring-in: CARD_OFF_TABLE, a "
