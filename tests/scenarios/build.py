@@ -1417,15 +1417,12 @@ def f_dead_hand_keeps_betting() -> Scenario:
                                               "chips stay in the pot, the dead hand cannot win: seat 2 "
                                               "wins 700 (before: a BAD_EVENT per action, the flop round "
                                               "lost, rabbit hunts)")
-    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
-    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
-    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat4_dead_with_three_cards(s)
     s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").act(4, "bet", 200)
     s.expect("CORRECTION_NOT_FOLLOWED", 4, "flop").act(2, "call", 200).act(3, "fold")
     _mucks(s, 3).turn().act(2, "check").act(4, "check").river().act(2, "check").act(4, "check")
     s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
-    for c in ("Qs", "Js", "3c"):
-        s.gone("seat4", c).card("muck", c)
+    _seat4_mucks_three(s)
     return s.settle(s1=10000, s2=10400, s3=9900, s4=9700)
 
 
@@ -1440,17 +1437,14 @@ def f_dead_hand_reopens_round_chips_late() -> Scenario:
                                                          "(before: a false ACTION_OUT_OF_TURN, the reading "
                                                          "measured against the zone seen before the "
                                                          "reopening)")
-    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
-    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
-    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat4_dead_with_three_cards(s)
     s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").e("chips", seat=2, amount=0)
     s.act(4, "bet", 200).expect("CORRECTION_NOT_FOLLOWED", 4, "flop").act(2, "call", 200).act(3, "call", 200)
     s.e("chips", seat=2, amount=200)
     s.turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown")
     s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
     _mucks(s, 3)
-    for c in ("Qs", "Js", "3c"):
-        s.gone("seat4", c).card("muck", c)
+    _seat4_mucks_three(s)
     return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
 
 
@@ -1463,16 +1457,13 @@ def f_dead_hand_bets_above_stack() -> Scenario:
                                                  "wins 300 (before: a BAD_EVENT, the closed round reopened "
                                                  "waiting for seat 4, then TURN_PREMATURE and "
                                                  "PLAYER_SKIPPED)")
-    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
-    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
-    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat4_dead_with_three_cards(s)
     s.act(2, "call", 100).act(3, "check").flop().act(2, "check").act(3, "check").act(4, "bet", 99999)
     s.expect("CORRECTION_NOT_FOLLOWED", 4, "turn").turn().checks((2, 3)).river().checks((2, 3))
     s.expect("SHOWDOWN_ORDER", 2, "showdown")
     s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
     _mucks(s, 3)
-    for c in ("Qs", "Js", "3c"):
-        s.gone("seat4", c).card("muck", c)
+    _seat4_mucks_three(s)
     return s.settle(**WON)
 
 
@@ -1485,15 +1476,12 @@ def f_dead_hand_calls_in_round() -> Scenario:
                                                "(its chips stay in, it cannot win); its later checks are "
                                                "only noted; seat 2 wins 900 (before: a BAD_EVENT per "
                                                "action)")
-    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
-    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
-    s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+    _seat4_dead_with_three_cards(s)
     s.act(2, "raise", 300).act(3, "call", 300).act(4, "call", 300).expect("CORRECTION_NOT_FOLLOWED", 4)
     s.flop().checks().turn().checks().river().checks().expect("SHOWDOWN_ORDER", 2, "showdown")
     s.e("exposed", zone="seat2", card="Ah").e("exposed", zone="seat2", card="Kd")
     _mucks(s, 3)
-    for c in ("Qs", "Js", "3c"):
-        s.gone("seat4", c).card("muck", c)
+    _seat4_mucks_three(s)
     return s.settle(s1=10000, s2=10600, s3=9700, s4=9700)
 
 
@@ -2047,6 +2035,20 @@ def _limit_setup(s: Scenario, limit: dict[str, Any], stacks: dict[int, int] | No
     for seat in range(1, 5):
         s.e("seat", seat=seat, player=f"P{seat}", stack=(stacks or {}).get(seat, 10000))
     return s.e("level", sb=50, bb=100, ante=0, **limit)
+
+
+def _seat4_dead_with_three_cards(s: Scenario) -> Scenario:
+    """Seat 4 calls, then a third card lands at its seat (dead hand, 000 §2.4); seat 1 folds and mucks."""
+    s.setup().start().deal().act(4, "call", 100).act(1, "fold").card("seat4", "3c")
+    s.expect("DEAL_TOO_MANY_CARDS", 4, "preflop", "dead_hand")
+    return s.gone("seat1", "2h").card("muck", "2h").gone("seat1", "6c").card("muck", "6c")
+
+
+def _seat4_mucks_three(s: Scenario) -> Scenario:
+    """The dead seat 4's three cards go to the muck at last."""
+    for c in ("Qs", "Js", "3c"):
+        s.gone("seat4", c).card("muck", c)
+    return s
 
 
 def _mucks(s: Scenario, *seats: int) -> Scenario:
