@@ -104,16 +104,26 @@ class Stud(Scenario):
             self.act(seat, "check")
         return self
 
-    def rest_checked(self, start: str = "fourth") -> Stud:
+    def rest_checked(self, start: str = "fourth", seats: tuple[int, ...] = (1, 3, 4),
+                     order: tuple[int, ...] | None = (4, 1, 3)) -> Stud:
+        """Streets from `start` to 7th dealt to `seats` (7th face down), each checked in `order` (None:
+        no action, all-in)."""
         names = ["fourth", "fifth", "sixth", "seventh"]
         for name in names[names.index(start):]:
-            self.street(name, up=name != "seventh").checks()
+            self.street(name, seats=seats, up=name != "seventh")
+            if order is not None:
+                self.checks(order)
+        return self
+
+    def shows(self, seat: int) -> Stud:
+        """The seat turns up its two down-cards and its 7th-street card (the camera reports each)."""
+        for c in (*DOWN[seat], STREETS["seventh"][seat]):
+            self.e("exposed", zone=f"seat{seat}", card=c)
         return self
 
     def show_three(self) -> Stud:
         """Seat 3 shows its three down-cards (four queens); seats 1 and 4 muck theirs."""
-        for c in (*DOWN[3], "Qs"):
-            self.e("exposed", zone="seat3", card=c)
+        self.shows(3)
         self.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
         return self
 
@@ -124,8 +134,7 @@ class Stud(Scenario):
         for name in streets[streets.index(first):]:
             self.street(name, seats=(3, 4), up=name != "seventh").checks((4, 3))
         self.expect("SHOWDOWN_ORDER", 4, "showdown")
-        for c in (*DOWN[3], "Qs"):
-            self.e("exposed", zone="seat3", card=c)
+        self.shows(3)
         return self.muck(4, (*DOWN[4], "5c"))
 
     def next_hand(self, last_winner: int, bring_in: int = 3) -> Stud:
@@ -234,8 +243,7 @@ def bring_in_wrong_stands() -> Scenario:
                                       "corrected: the bring-in stands; no further alert; checked down")
     s.setup_stud().begin().deal3().act(2, "bet", 10).expect("STUD_BRING_IN_WRONG", 2, "third")
     s.act(3, "call", 10).act(4, "call", 10).act(1, "call", 10)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.rest_checked(seats=(1, 2, 3, 4), order=(4, 1, 2, 3))
     s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
     s.muck(2, (*DOWN[2], "6d"))
     return s.end(3, s1=985, s2=985, s3=1045, s4=985)
@@ -273,8 +281,7 @@ def _completed_then_capped(s: Stud) -> Stud:
     s.begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "raise", 40)
     s.act(2, "raise", 60).act(3, "raise", 80).act(4, "raise", 100).expect("BET_ABOVE_LIMIT", 4, "third")
     s.act(1, "call", 80).act(2, "call", 80)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.rest_checked(seats=(1, 2, 3, 4), order=(4, 1, 2, 3))
     s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three()
     s.muck(2, (*DOWN[2], "6d"))
     return s.end(3, s1=915, s2=915, s3=1255, s4=915)
@@ -394,8 +401,7 @@ def step_spread_without_pair() -> Scenario:
     s.act(4, "bet", 35).expect("BET_ABOVE_LIMIT", 4, "fourth").act(1, "call", 20).act(3, "call", 20)
     s.street("fifth").checks((4, 1, 3)).street("sixth").checks((1, 3, 4))
     s.street("seventh", up=False).checks((1, 3, 4)).expect("SHOWDOWN_ORDER", 1, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
     return s.end(3, s1=955, s2=995, s3=1095, s4=955)
 
@@ -411,8 +417,7 @@ def big_bet_without_pair() -> Scenario:
     s.act(4, "bet", 40).expect("BET_ABOVE_LIMIT", 4, "fourth").act(1, "call", 20).act(3, "call", 20)
     s.street("fifth").checks((4, 1, 3)).street("sixth").checks((1, 3, 4))
     s.street("seventh", up=False).checks((1, 3, 4)).expect("SHOWDOWN_ORDER", 1, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
     return s.end(3, s1=955, s2=995, s3=1095, s4=955)
 
@@ -495,8 +500,7 @@ def seventh_dealt_up_keeps_order() -> Scenario:
         s.street(name).checks()
     s.e("card", dt=1.0, zone="burn", card="5d").up(1, "Ah").expect("STUD_STREET_CARD_WRONG", 1, "seventh")
     s.card("seat3", "Qs").card("seat4", "5c").checks().expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Ah")).muck(4, (*DOWN[4], "5c"))
     return s.end(3, s1=975, s2=995, s3=1055, s4=975)
 
@@ -730,12 +734,9 @@ def dead_hand_absent_bring_in() -> Scenario:
     s.expect("DEAD_HAND_ABSENT", 3, "deal", "dead_hand")
     s.e("chips", seat=3, amount=10).muck(3, (*DOWN[3], UP[3]))
     s.act(4, "raise", 20).act(1, "call", 20).fold(2)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.rest_checked(seats=(1, 4), order=(4, 1))
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
-        for c in cards:
-            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.shows(4).shows(1)
     s.muck(4, (*DOWN[4], "5c")).e("present", seat=3, present=True)
     return s.next_hand(1).end(3, s1=1040, s2=990, s3=1000, s4=970)
 
@@ -824,9 +825,7 @@ def action_after_fold() -> Scenario:
     for name in ("fifth", "sixth", "seventh"):
         s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
-        for c in cards:
-            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.shows(4).shows(1)
     s.muck(4, (*DOWN[4], "5c"))
     return s.next_hand(1).end(3, s1=1050, s2=990, s3=990, s4=970)
 
@@ -897,8 +896,7 @@ def spread_big_bet_without_pair() -> Scenario:
     s.act(4, "bet", 35).act(1, "call", 35).act(3, "call", 35)
     s.street("fifth").checks((4, 1, 3)).street("sixth").checks((1, 3, 4))
     s.street("seventh", up=False).checks((1, 3, 4)).expect("SHOWDOWN_ORDER", 1, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
     return s.next_hand(3).end(3, s1=935, s2=990, s3=1140, s4=935)
 # --- split pots: the odd chip (TDA 2024 Rule 20; 002 is silent) ------------------------------------------
@@ -983,8 +981,7 @@ def _heads_up_13(s: Stud, start: str = "fifth") -> Stud:
     for name in names[names.index(start):]:
         s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))
     s.expect("SHOWDOWN_ORDER", 1, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     return s.muck(1, (*DOWN[1], "Th"))
 
 
@@ -1075,8 +1072,7 @@ def boxed_card_dealt() -> Scenario:
     for name in ("sixth", "seventh"):
         s.street(name, up=name != "seventh").checks()
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
     return s.next_hand(3).end(3, **AFTER_CLEAN)
 
@@ -1147,12 +1143,9 @@ def _show_for_side_pot(s: Stud) -> Stud:
     """Showdown of the short-call scenarios: seat 4 shows first (jacks up), seat 3 shows four queens and
     takes the main pot, seat 1 shows aces up for the side pot it and seat 4 made above seat 3's call."""
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[4], "5c"):
-        s.e("exposed", zone="seat4", card=c)
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    for c in (*DOWN[1], "Th"):
-        s.e("exposed", zone="seat1", card=c)
+    s.shows(4)
+    s.shows(3)
+    s.shows(1)
     return s
 
 
@@ -1204,10 +1197,8 @@ def call_short_left_at_showdown() -> Scenario:
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
     for c in (DOWN[4][1], "5c"):
         s.e("exposed", zone="seat4", card=c)
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
-    for c in (*DOWN[1], "Th"):
-        s.e("exposed", zone="seat1", card=c)
+    s.shows(3)
+    s.shows(1)
     return s.next_hand(1).end(3, s1=970, s2=990, s3=1110, s4=930)
 
 
@@ -1252,8 +1243,7 @@ def mucked_winner() -> Scenario:
                               "awarded; the muck reader identifies them: MUCKED_WINNER, seat 3's four queens "
                               "still win (000 §4.1; 001 §9); next hand")
     s.setup_stud().begin().deal3().third_fixed().rest_checked().expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[4], "5c"):
-        s.e("exposed", zone="seat4", card=c)
+    s.shows(4)
     s.muck(1, (*DOWN[1], "Th")).muck(3, (*DOWN[3], "Qs"))
     s.e("hand_start", dt=5.0).expect("MUCKED_WINNER", 3, "showdown", "error")
     s.expect("POT_AWARD", 3, "showdown")
@@ -1278,12 +1268,9 @@ def dead_hand_clock_bring_in() -> Scenario:
     s.e("action", dt=70.0, seat=4, action="raise", amount=20)
     s.expect("DEAD_HAND_CLOCK", 3, "third", "dead_hand").muck(3, (*DOWN[3], UP[3]))
     s.act(1, "call", 20).fold(2)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
+    s.rest_checked(seats=(1, 4), order=(4, 1))
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for seat, cards in ((4, (*DOWN[4], "5c")), (1, (*DOWN[1], "Th"))):
-        for c in cards:
-            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.shows(4).shows(1)
     s.muck(4, (*DOWN[4], "5c"))
     return s.next_hand(1).end(3, s1=1040, s2=990, s3=1000, s4=970)
 
@@ -1374,8 +1361,7 @@ def card_premature_seventh_down() -> Scenario:
     s.street("sixth").act(4, "bet", 40).card("seat3", "Kc").expect("STUD_CARD_PREMATURE", 3, "sixth")
     s.gone("seat3", "Kc").card("burn", "Kc").fold(1, (*DOWN[1], UP[1], "8c", "Tc", "Ac")).act(3, "call", 40)
     s.street("seventh", seats=(3, 4), up=False).checks((4, 3)).expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(4, (*DOWN[4], "5c"))
     return s.next_hand(3).end(3, s1=970, s2=990, s3=1110, s4=930)
 
@@ -1417,8 +1403,7 @@ def elimination_order() -> Scenario:
     s.e("level", sb=0, bb=0, ante=5, game="stud7", **LEVELS["fixed"])
     s.begin().deal3().act(3, "bet", 10).act(4, "raise", 20).act(1, "call", 20).act(2, "call", 20)
     s.act(3, "call", 20)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 3))
+    s.rest_checked(seats=(1, 2, 3, 4), order=(4, 3))
     s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three().muck(2, (*DOWN[2], "6d"))
     s.e("hand_start", dt=5.0).expect("POT_AWARD", 3, "showdown").expect("ELIMINATION_ORDER", 2, "showdown")
     for seat in (3, 4):
@@ -1565,8 +1550,7 @@ def card_wrong_seat_kept() -> Scenario:
     for name in ("sixth", "seventh"):
         s.street(name, up=name != "seventh").checks()
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Th")).muck(4, (*DOWN[4], "5c"))
     return s.next_hand(3).end(3, **AFTER_CLEAN)
 
@@ -1642,8 +1626,7 @@ def open_pair_other_seat_big_bet() -> Scenario:
     for name in ("fifth", "sixth", "seventh"):
         s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))  # seat 1's board is high
     s.expect("SHOWDOWN_ORDER", 1, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Th"))
     return s.end(3, s1=895, s2=995, s3=1135, s4=975)
 
@@ -1686,11 +1669,9 @@ def _short_all_in_over_bring_in(s: Stud) -> Stud:
 def _all_in_run_out(s: Stud) -> Stud:
     """Seats 1 (all in) and 2 get 4th to 7th street without betting; seat 1 shows first (no bet on 7th)
     and its aces win; seat 2 mucks. The session ends with seat 2 having called the all-in's 15."""
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 2), up=name != "seventh")
+    s.rest_checked(seats=(1, 2), order=None)
     s.expect("SHOWDOWN_ORDER", 1, "showdown")
-    for c in (*DOWN[1], "Th"):
-        s.e("exposed", zone="seat1", card=c)
+    s.shows(1)
     s.muck(2, (*DOWN[2], "6d"))
     return s.end(1, s1=60, s2=980, s3=995, s4=985)
 
@@ -1732,8 +1713,7 @@ def small_raise_after_open_pair_ignored() -> Scenario:
     for name in ("fifth", "sixth", "seventh"):
         s.street(name, seats=(1, 4), up=name != "seventh").checks((4, 1))
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[1], "Th"):
-        s.e("exposed", zone="seat1", card=c)
+    s.shows(1)
     s.muck(4, (*DOWN[4], "5c"))
     return s.end(1, s1=1115, s2=995, s3=975, s4=915)
 
@@ -1901,8 +1881,7 @@ def bring_in_mucked() -> Scenario:
     s.street("fourth", seats=(1, 4)).checks((4, 1)).street("fifth", seats=(1, 4)).checks((4, 1))
     s.street("sixth", seats=(1, 4)).checks((4, 1)).street("seventh", seats=(1, 4), up=False).checks((4, 1))
     s.expect("SHOWDOWN_ORDER", 4, "showdown")
-    for c in (*DOWN[1], "Th"):
-        s.e("exposed", zone="seat1", card=c)
+    s.shows(1)
     s.muck(4, (*DOWN[4], "5c"))
     return s.next_hand(1).end(3, s1=1030, s2=990, s3=1000, s4=980)
 
@@ -1956,12 +1935,9 @@ def bring_in_all_in_short_called_full() -> Scenario:
     for seat in (1, 2, 3, 4):
         s.e("chips", seat=seat, amount=5)
     s.deal3().act(3, "allin", 7).act(4, "call", 10).act(1, "raise", 20).fold(2).act(4, "call", 20)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, up=name != "seventh").checks((4, 1))
+    s.rest_checked(order=(4, 1))
     s.expect("SHOWDOWN_ORDER", 4, "showdown").muck(4, (*DOWN[4], "5c"))
-    for seat, cards in ((1, (*DOWN[1], "Th")), (3, (*DOWN[3], "Qs"))):
-        for c in cards:
-            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.shows(1).shows(3)
     return s.end(1, s1=1001, s2=995, s3=41, s4=975)  # the alert names the side pot's winner
 
 
@@ -1982,12 +1958,9 @@ def bring_in_all_in_on_ante() -> Scenario:
         s.e("chips", seat=seat, amount=ante)
     s.deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third").act(4, "bet", 10).act(1, "call", 10)
     s.fold(2)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, up=name != "seventh").checks((4, 1))
+    s.rest_checked(order=(4, 1))
     s.expect("SHOWDOWN_ORDER", 4, "showdown").muck(4, (*DOWN[4], "5c"))
-    for seat, cards in ((1, (*DOWN[1], "Th")), (3, (*DOWN[3], "Qs"))):
-        for c in cards:
-            s.e("exposed", zone=f"seat{seat}", card=c)
+    s.shows(1).shows(3)
     return s.end(1, s1=1011, s2=995, s3=12, s4=985)  # the alert names the side pot's winner
 
 
@@ -2001,11 +1974,9 @@ def bring_in_wrong_then_out_of_turn_fold() -> Scenario:
     s = Stud("bring_in_wrong_then_out_of_turn_fold", about)
     s.setup_stud().begin().deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third").fold(4)
     s.expect("ACTION_OUT_OF_TURN", 4, "third").act(3, "bet", 10).act(1, "call", 10).fold(2)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 3), up=name != "seventh").checks((1, 3))
+    s.rest_checked(seats=(1, 3), order=(1, 3))
     s.expect("SHOWDOWN_ORDER", 1, "showdown")
-    for c in (*DOWN[3], "Qs"):
-        s.e("exposed", zone="seat3", card=c)
+    s.shows(3)
     s.muck(1, (*DOWN[1], "Th"))
     return s.next_hand(3).end(3, s1=980, s2=990, s3=1040, s4=990)
 
@@ -2022,8 +1993,7 @@ def bring_in_wrong_taken_back_late() -> Scenario:
     s.setup_stud().begin().deal3().act(1, "bet", 10).expect("STUD_BRING_IN_WRONG", 1, "third")
     s.act(2, "call", 10).e("chips", seat=1, amount=0).expect("CORRECTION_NOT_FOLLOWED", 1, "third")
     s.act(3, "bet", 10).act(4, "call", 10).act(1, "call", 10).act(2, "call", 10)
-    for name in ("fourth", "fifth", "sixth", "seventh"):
-        s.street(name, seats=(1, 2, 3, 4), up=name != "seventh").checks((4, 1, 2, 3))
+    s.rest_checked(seats=(1, 2, 3, 4), order=(4, 1, 2, 3))
     s.expect("SHOWDOWN_ORDER", 4, "showdown").show_three().muck(2, (*DOWN[2], "6d"))
     return s.next_hand(3).end(3, s1=980, s2=980, s3=1060, s4=980)
 
