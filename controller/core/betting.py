@@ -377,7 +377,8 @@ class BettingRound:
                     self._n_can_act += 1
         else:
             first = self.seats[0]
-            self.seats = tuple(sorted((*self.seats, seat), key=lambda s: (s - first) % 1000))
+            # clockwise from the first seat: the seats at or after it, then those before it
+            self.seats = tuple(sorted((*self.seats, seat), key=lambda s: (s < first, s)))
             self._index = {s: i for i, s in enumerate(self.seats)}
             self._ring = self.seats + self.seats
             self.committed[seat] = self._zone[seat] = self._rec_total[seat] = 0
